@@ -1,0 +1,145 @@
+"""Benchmarks (``make bench``): replay speed, tap-to-state latency, and whether a tap costs
+more late in a long night than in a fresh game. Results go to a JSON file.
+
+Run on the dev machine; targets: replay >= 20,000 events/s, tap p99 <= 5 ms, ratio <= 1.5.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from companion.cards import load_catalogue
+from companion.document import state_document
+from companion.session import LiveGame
+from companion.simulate import random_header, random_lines
+from companion.store import EventStore
+from companion.tape import TapeLine, parse_header
+from companion.tracker import replay_lines
+
+LONG_GAME = 20_000
+TAPS = 400
+
+
+def _tape(seed: int, count: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    catalogue = load_catalogue()
+    rng = random.Random(seed)
+    header = random_header(rng, catalogue)
+    return header, list(random_lines(rng, header, catalogue, count))
+
+
+def bench_replay(header: dict[str, Any], lines: list[dict[str, Any]]) -> float:
+    catalogue = load_catalogue()
+    parsed = parse_header(header, catalogue)
+    numbered = [TapeLine(n, line) for n, line in enumerate(lines, start=2)]
+    best = 0.0
+    for _ in range(3):
+        started = time.perf_counter()
+        game = replay_lines(parsed, numbered, catalogue)
+        state_document(game.state, catalogue)
+        best = max(best, len(lines) / (time.perf_counter() - started))
+    return best
+
+
+def _busy_table(live: LiveGame) -> list[str]:
+    """Five bases with ten cards each; returns the tags of the minions to shuttle."""
+    catalogue = live.game.catalogue
+    tags = live.game.state.header.tags
+    bases = [u for u, b in tags.items() if catalogue[b.card].type == "base"][:5]
+    minions = [u for u, b in tags.items() if catalogue[b.card].type == "minion"][:50]
+    for zone, uid in enumerate(bases, start=1):
+        if live.game.state.table.base_at(f"base-{zone}") is None:
+            live.submit({"tap": uid, "zone": f"base-{zone}"})
+    for n, uid in enumerate(minions):
+        if live.game.state.table.locate(uid) is None:
+            live.submit({"tap": uid, "zone": f"base-{n % 5 + 1}"})
+    return minions[:10]
+
+
+def _clear_table(live: LiveGame) -> None:
+    """Bring a long night's table back to empty through ordinary inputs, so the long and the
+    fresh game are measured on the same table and differ only in their history."""
+    while live.game.state.table.winners:
+        live.submit({"input": "undo"})
+    for prompt in live.game.state.prompts:
+        live.submit({"input": "answer", "prompt": prompt.id, "option": len(prompt.options) - 1})
+    if live.game.state.table.scoring is not None:
+        live.submit({"input": "award"})
+    for base in live.game.state.table.bases:
+        live.submit({"input": "remove-base", "zone": base.zone})
+
+
+def bench_taps(live: LiveGame) -> list[float]:
+    """Milliseconds per tap: tracker, durable append, and the new state document."""
+    shuttle = _busy_table(live)
+    catalogue = live.game.catalogue
+    costs = []
+    for n in range(TAPS):
+        uid = shuttle[n % len(shuttle)]
+        found = live.game.state.table.locate(uid)
+        zone = "base-1" if found is None or found[0].zone != "base-1" else "base-2"
+        started = time.perf_counter()
+        live.submit({"tap": uid, "zone": zone})
+        state_document(live.game.state, catalogue)
+        costs.append((time.perf_counter() - started) * 1000)
+    return costs
+
+
+def _percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--out", type=Path, default=Path("bench/results.json"))
+    args = parser.parse_args()
+    catalogue = load_catalogue()
+    header, lines = _tape(1, LONG_GAME)
+    replay_rate = bench_replay(header, lines)
+    with tempfile.TemporaryDirectory() as folder:
+        fresh_store = EventStore.open(Path(folder) / "fresh.db")
+        fresh = LiveGame.start(fresh_store, header, catalogue)
+        fresh_costs = bench_taps(fresh)
+        long_store = EventStore.open(Path(folder) / "long.db")
+        long_game = LiveGame.start(long_store, header, catalogue)
+        long_store.append_many(long_game.game_id, [(line, [], True) for line in lines])
+        long_game = LiveGame.resume(long_store, long_game.game_id, catalogue)
+        _clear_table(long_game)
+        long_costs = bench_taps(long_game)
+        fresh_store.close()
+        long_store.close()
+    results = {
+        "replay_events_per_s": round(replay_rate),
+        "replay_events": len(lines),
+        "tap_to_state_ms_p50": round(_percentile(fresh_costs, 0.5), 3),
+        "tap_to_state_ms_p99": round(_percentile(fresh_costs, 0.99), 3),
+        "tap_to_state_ms_p50_long": round(_percentile(long_costs, 0.5), 3),
+        "tap_to_state_ms_p99_long": round(_percentile(long_costs, 0.99), 3),
+        "tap_cost_ratio_long_vs_short": round(
+            statistics.median(long_costs) / statistics.median(fresh_costs), 3
+        ),
+        "taps_measured": TAPS,
+        "machine": {"python": sys.version.split()[0], "platform": platform.platform()},
+        "targets": {
+            "replay_events_per_s": ">= 20000",
+            "tap_to_state_ms_p99": "<= 5",
+            "tap_cost_ratio_long_vs_short": "<= 1.5",
+        },
+    }
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(results, indent=2) + "\n")
+    print(json.dumps(results, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

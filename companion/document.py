@@ -1,0 +1,131 @@
+"""The state document of ``companion replay --json`` (the tape contract), and its text form."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.cards import Catalogue
+from companion.rules.game import final_vp
+from companion.rules.power import evaluate
+from companion.tracker.state import TrackerState
+
+
+def state_document(state: TrackerState, catalogue: Catalogue) -> dict[str, Any]:
+    """Everything the contract names, plus ``version``, ``winners``, ``prompts`` and detail
+    fields (extra keys are allowed; named ones never change)."""
+    table = state.table
+    view = evaluate(table, catalogue)
+    finals = final_vp(table)
+    bases = []
+    for base, base_view in zip(table.bases, view.bases, strict=True):
+        minions: list[dict[str, Any]] = []
+        monsters: list[dict[str, Any]] = []
+        for minion in base.minions:
+            entry = {
+                "tag": minion.tag,
+                "card": minion.card,
+                "controller": minion.controller,
+                "power": base_view.minion_power[minion.tag],
+                "owner": minion.owner,
+                "counters": minion.counters,
+                "counted": minion.tag not in base_view.not_counted,
+                "actions": [
+                    {"tag": a.tag, "card": a.card, "controller": a.controller}
+                    for a in minion.attached
+                ],
+            }
+            (monsters if catalogue[minion.card].is_monster else minions).append(entry)
+        bases.append(
+            {
+                "zone": base.zone,
+                "card": base.card,
+                "tag": base.tag,
+                "printed_breakpoint": base_view.printed_breakpoint,
+                "breakpoint": base_view.breakpoint,
+                "total": base_view.total,
+                "ready": base_view.ready,
+                "scoring": table.scoring == base.zone,
+                "power": dict(base_view.power),
+                "minions": minions,
+                "monsters": monsters,
+                "actions": [
+                    {"tag": a.tag, "card": a.card, "controller": a.controller}
+                    for a in base.attached
+                ],
+                "buried": [{"tag": b.tag, "controller": b.controller} for b in base.buried],
+                "monsters_to_place": state.setup_left(base.zone),
+            }
+        )
+    return {
+        "game": state.header.game,
+        "version": state.version,
+        "turn": table.turn,
+        "current_player": table.current_player,
+        "players": [
+            {
+                "name": name,
+                "vp": table.vp[seat],
+                "madness": table.madness[seat],
+                "final_vp": finals[seat],
+            }
+            for seat, name in enumerate(table.players)
+        ],
+        "bases": bases,
+        "scorings": [result.document for result in state.scorings],
+        "treasure_draws": [draw.document for draw in state.treasure_draws],
+        "winner": table.winners[0] if table.winners else None,
+        "winners": list(table.winners),
+        "prompts": [prompt.to_json() for prompt in state.prompts],
+        "pending": None
+        if state.pending is None
+        else {"tag": state.pending.tag, "card": state.pending.card, "zone": state.pending.zone},
+    }
+
+
+def render_text(document: dict[str, Any], catalogue: Catalogue) -> str:
+    """A readable table of a state document, for a terminal."""
+
+    def name(card_id: str) -> str:
+        return catalogue[card_id].name if card_id in catalogue else card_id
+
+    lines = []
+    winner = document["winner"]
+    status = (
+        f"winner: {', '.join(document['winners'])}"
+        if winner
+        else (f"turn {document['turn']}, {document['current_player']} to play")
+    )
+    lines.append(f"Smash Up - {status}")
+    lines.append("")
+    lines.append("Player      VP  Madness")
+    for player in document["players"]:
+        lines.append(f"{player['name']:<10} {player['vp']:>3}  {player['madness']:>7}")
+    for base in document["bases"]:
+        flag = "  SCORING" if base["scoring"] else ("  READY" if base["ready"] else "")
+        lines.append("")
+        lines.append(
+            f"[{base['zone']}] {name(base['card'])}: {base['total']} / {base['breakpoint']}"
+            f" (printed {base['printed_breakpoint']}){flag}"
+        )
+        powers = ", ".join(f"{p} {v}" for p, v in base["power"].items()) or "nobody"
+        lines.append(f"    power: {powers}")
+        for minion in base["minions"] + base["monsters"]:
+            label = name(minion["card"])
+            if minion in base["monsters"]:
+                label += " (monster)"
+            owner = minion["controller"] or "-"
+            lines.append(f"    {label:<32} {owner:<8} {minion['power']:>3}")
+        if base["buried"]:
+            lines.append(f"    buried: {len(base['buried'])}")
+    for scoring in document["scorings"]:
+        ranks = ", ".join(f"{r['player']} {r['vp']} VP" for r in scoring["ranking"]) or "nobody"
+        lines.append("")
+        lines.append(f"Scored {name(scoring['card'])}: {ranks}")
+        if scoring["treasures"]["count"]:
+            order = ", ".join(scoring["treasures"]["order"]) or "nobody (discarded)"
+            lines.append(f"    deal {scoring['treasures']['count']} treasures: {order}")
+    for draw in document["treasure_draws"]:
+        lines.append(f"{draw['player']} draws {draw['count']} treasure(s) for {name(draw['card'])}")
+    for prompt in document["prompts"]:
+        lines.append(f"? {prompt['message']}")
+    return "\n".join(lines)

@@ -1,0 +1,58 @@
+"""Prompts: what the tracker needs a person to decide, as data the tablet shows.
+
+A prompt never blocks the game. Each option carries the event line that answering with it
+applies (``{"input": "answer", "prompt": ID, "option": INDEX}`` picks one).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+PromptKind = Literal[
+    "unknown-tag",
+    "already-here",
+    "base-occupied",
+    "no-base",
+    "needs-target",
+    "unknown-owner",
+    "not-in-play",
+    "base-at-discard",
+    "choose-target",
+    "game-over",
+    "wrong-zone",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    label: str
+    line: dict[str, Any]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"label": self.label, "line": self.line}
+
+
+@dataclass(frozen=True, slots=True)
+class Prompt:
+    """``message`` says what happened in words; ``options`` what a person can pick."""
+
+    id: int
+    kind: PromptKind
+    message: str
+    options: tuple[Option, ...]
+    tag: str | None = None
+    zone: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "kind": self.kind,
+            "message": self.message,
+            "tag": self.tag,
+            "zone": self.zone,
+            "options": [option.to_json() for option in self.options],
+        }
+
+
+DISMISS: dict[str, Any] = {"input": "dismiss"}

@@ -1,0 +1,108 @@
+"""Hooks for Oops, You Did It Again and Smash Up: Munchkin abilities the vocabulary cannot say.
+
+* Priest of Anubis counts buried cards, which no scope reaches.
+* Loot Lover and Gem Grabber count treasures attached to the minion itself: the
+  ``bearer-actions`` count only reaches the bearer of an attached action.
+* Curse of Imprisonment cancels its bearer's abilities: it takes back what the bearer's own
+  power, breakpoint and player-power effects add.
+"""
+
+from __future__ import annotations
+
+from companion.cards import Catalogue
+from companion.effects import BreakpointEffect, HookEffect, PlayerPowerEffect, PowerEffect
+from companion.rules import hooks
+from companion.rules.hooks import hook
+from companion.rules.power import Modifiers
+from companion.rules.sources import Source, active, in_scope, multiplier
+from companion.table import Minion, Table
+
+CURSE_OF_IMPRISONMENT = "munchkin/curse-of-imprisonment"
+
+
+def _self(table: Table, source: Source) -> Minion | None:
+    base = table.base_at(source.zone) if source.zone is not None else None
+    if base is None or source.tag is None:
+        return None
+    return base.find(source.tag)
+
+
+def _treasures_on(catalogue: Catalogue, minion: Minion) -> int:
+    return sum(1 for action in minion.attached if catalogue[action.card].is_treasure)
+
+
+@hook("oops-munchkin/priest-of-anubis")
+def priest_of_anubis(table: Table, catalogue: Catalogue, source: Source, mods: Modifiers) -> None:
+    """+2 power while its controller has a buried card at its base."""
+    base = table.base_at(source.zone) if source.zone is not None else None
+    if base is None or source.tag is None or source.controller is None:
+        return
+    if any(buried.controller == source.controller for buried in base.buried):
+        mods.minion[source.tag] += 2
+
+
+@hook("oops-munchkin/loot-lover")
+def loot_lover(table: Table, catalogue: Catalogue, source: Source, mods: Modifiers) -> None:
+    """+2 power for each treasure attached to it."""
+    minion = _self(table, source)
+    if minion is not None:
+        mods.minion[minion.tag] += 2 * _treasures_on(catalogue, minion)
+
+
+@hook("oops-munchkin/gem-grabber")
+def gem_grabber(table: Table, catalogue: Catalogue, source: Source, mods: Modifiers) -> None:
+    """+2 power while at least one treasure is attached to it."""
+    minion = _self(table, source)
+    if minion is not None and _treasures_on(catalogue, minion) > 0:
+        mods.minion[minion.tag] += 2
+
+
+@hook("oops-munchkin/curse-of-imprisonment")
+def curse_of_imprisonment(
+    table: Table, catalogue: Catalogue, source: Source, mods: Modifiers
+) -> None:
+    """The bearer loses its abilities: subtract what its own ongoing power, breakpoint,
+    player-power and hook effects add. A second Curse on the same minion does nothing more."""
+    base = table.base_at(source.zone) if source.zone is not None else None
+    if base is None or source.bearer is None:
+        return
+    bearer = base.find(source.bearer)
+    if bearer is None:
+        return
+    curses = [a.tag for a in bearer.attached if a.card == CURSE_OF_IMPRISONMENT]
+    if curses and curses[0] != source.tag:
+        return
+    card = catalogue[bearer.card]
+    cancelled = Modifiers()
+    for index, effect in enumerate(card.effects):
+        if getattr(effect, "duration", "ongoing") == "turn":
+            continue
+        own = Source(card, index, effect, bearer.controller, base.zone, bearer.tag)
+        _add(table, catalogue, own, cancelled)
+    for tag, amount in cancelled.minion.items():
+        mods.minion[tag] -= amount
+    for zone, amount in cancelled.breakpoint.items():
+        mods.breakpoint[zone] -= amount
+    for key, amount in cancelled.player.items():
+        mods.player[key] -= amount
+
+
+def _add(table: Table, catalogue: Catalogue, source: Source, mods: Modifiers) -> None:
+    """What one effect adds to power, breakpoints and player power (as the evaluator does)."""
+    effect = source.effect
+    if isinstance(effect, HookEffect):
+        hooks.run(effect.name, table, catalogue, source, mods)
+        return
+    if not isinstance(effect, PowerEffect | BreakpointEffect | PlayerPowerEffect):
+        return
+    if not active(table, catalogue, source, effect.when):
+        return
+    amount = effect.amount * multiplier(table, catalogue, source, effect.per)
+    if isinstance(effect, PowerEffect):
+        for minion in in_scope(table, catalogue, source, effect.scope, effect.filter):
+            mods.minion[minion.tag] += amount
+    elif isinstance(effect, BreakpointEffect):
+        if source.zone is not None:
+            mods.breakpoint[source.zone] += amount
+    elif source.zone is not None and source.controller is not None:
+        mods.player[(source.zone, source.controller)] += amount

@@ -1,0 +1,73 @@
+"""Small helpers shared by the tap and input handlers."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from companion.cards import Card, Catalogue
+from companion.prompts import DISMISS, Option, Prompt, PromptKind
+from companion.tape import TagBinding
+from companion.tracker.state import Outcome, Rejected, TrackerState
+
+
+def event(name: str, **fields: Any) -> dict[str, Any]:
+    return {"event": name, **fields}
+
+
+def note(text: str) -> dict[str, Any]:
+    return {"event": "note", "text": text}
+
+
+def ask(
+    state: TrackerState,
+    kind: PromptKind,
+    message: str,
+    options: list[Option],
+    *,
+    tag: str | None = None,
+    zone: str | None = None,
+) -> Outcome:
+    """Raise a prompt (never an exception, never a silent guess); the game is unchanged."""
+    if not any(option.line == DISMISS for option in options):
+        options = [*options, Option("Ignore", dict(DISMISS))]
+    prompt = Prompt(state.next_prompt, kind, message, tuple(options), tag, zone)
+    updated = replace(state, prompts=(*state.prompts, prompt), next_prompt=state.next_prompt + 1)
+    return Outcome(updated, (event("prompt", id=prompt.id, kind=kind, message=message),))
+
+
+def merge(first: Outcome, second: Outcome) -> Outcome:
+    return Outcome(second.state, first.events + second.events, first.changed or second.changed)
+
+
+def name_of(catalogue: Catalogue, card_id: str) -> str:
+    return catalogue[card_id].name
+
+
+def binding(state: TrackerState, uid: str) -> TagBinding | None:
+    return state.header.tags.get(uid.upper())
+
+
+def owner_candidates(state: TrackerState, card: Card, bound: TagBinding) -> list[str]:
+    """Who may own a faction card: the tag's owner if named, else who plays its faction."""
+    if bound.owner is not None:
+        return [bound.owner]
+    if card.faction is None:
+        return []
+    players = state.header.players
+    return [p for p in players if card.faction in state.header.factions.get(p, ())]
+
+
+def need(line: dict[str, Any], key: str, kind: type, what: str) -> Any:
+    value = line.get(key)
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        raise Rejected(f'"{line.get("input", "tap")}" needs "{key}": {what}')
+    return value
+
+
+def need_player(state: TrackerState, line: dict[str, Any], key: str = "player") -> str:
+    player = need(line, key, str, "a player's name")
+    if player not in state.header.players:
+        players = ", ".join(state.header.players)
+        raise Rejected(f"{player!r} is not playing; the players are {players}")
+    return str(player)

@@ -1,0 +1,73 @@
+"""A game in memory: the tracker state plus undo, and replay of event lines."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+from typing import Any
+
+from companion.cards import Catalogue
+from companion.errors import TapeError
+from companion.tape import Header, TapeLine
+from companion.tracker.common import event
+from companion.tracker.state import Outcome, Rejected, TrackerState, new_state
+from companion.tracker.step import step
+
+UNDO = {"input": "undo"}
+
+
+@dataclass(frozen=True, slots=True)
+class Checkpoint:
+    state: TrackerState
+    depth: int
+    top: TrackerState | None
+
+
+class Game:
+    """Applies event lines in order. Undo pops the state from before the last line that
+    changed the game (tag bindings made since are kept: they are not game events)."""
+
+    def __init__(self, header: Header, catalogue: Catalogue) -> None:
+        self.catalogue = catalogue
+        self.state: TrackerState = new_state(header)
+        self._before: list[TrackerState] = []
+
+    @property
+    def can_undo(self) -> bool:
+        return bool(self._before)
+
+    def checkpoint(self) -> Checkpoint:
+        """Where the game stands now, to :meth:`rollback` to if storing the next line fails."""
+        return Checkpoint(self.state, len(self._before), self._before[-1] if self._before else None)
+
+    def rollback(self, checkpoint: Checkpoint) -> None:
+        del self._before[checkpoint.depth :]
+        if len(self._before) < checkpoint.depth and checkpoint.top is not None:
+            self._before.append(checkpoint.top)  # an undo popped it
+        self.state = checkpoint.state
+
+    def apply(self, line: dict[str, Any]) -> Outcome:
+        """:raises Rejected: the line cannot be applied; nothing changed."""
+        if line.get("input") == "undo":
+            if not self._before:
+                raise Rejected("there is nothing to undo")
+            previous = self._before.pop()
+            restored = replace(previous, header=self.state.header, version=self.state.version + 1)
+            self.state = restored
+            return Outcome(restored, (event("undone"),), True)
+        outcome = step(self.state, line, self.catalogue)
+        if outcome.changed:
+            self._before.append(self.state)
+        self.state = replace(outcome.state, version=self.state.version + 1)
+        return Outcome(self.state, outcome.events, outcome.changed)
+
+
+def replay_lines(header: Header, lines: Iterable[TapeLine], catalogue: Catalogue) -> Game:
+    """Replay numbered lines; the first bad one stops it with a :class:`TapeError`."""
+    game = Game(header, catalogue)
+    for line in lines:
+        try:
+            game.apply(line.event)
+        except Rejected as exc:
+            raise TapeError(str(exc), line.number) from None
+    return game

@@ -1,0 +1,292 @@
+"""Tablet inputs (and prompt answers): each a handler in one dispatch table."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
+
+from companion.cards import Catalogue
+from companion.errors import CompanionError
+from companion.prompts import DISMISS
+from companion.rules import game as rules
+from companion.table import Buried, Table, Temporary
+from companion.tape import TagBinding
+from companion.tracker.common import (
+    binding,
+    event,
+    merge,
+    name_of,
+    need,
+    need_player,
+    note,
+    owner_candidates,
+)
+from companion.tracker.state import Outcome, Rejected, TrackerState
+from companion.tracker.taps import discard, tap
+
+Handler = Callable[[TrackerState, dict[str, Any], Catalogue], Outcome]
+
+
+def _changed(state: TrackerState, *events: dict[str, Any]) -> Outcome:
+    return Outcome(state, events, True)
+
+
+def _rules(action: Callable[[], Table]) -> Table:
+    """Run a rules operation; what the table makes impossible is a rejected input."""
+    try:
+        return action()
+    except CompanionError as exc:
+        raise Rejected(str(exc)) from None
+
+
+def _tag(state: TrackerState, line: dict[str, Any], key: str = "tag") -> str:
+    return str(need(line, key, str, "a tag uid")).upper()
+
+
+def score(state: TrackerState, line: dict[str, Any], catalogue: Catalogue) -> Outcome:
+    zone = need(line, "zone", str, "the zone of the base to score")
+    table = _rules(lambda: rules.choose_to_score(state.table, catalogue, zone))
+    base = table.base_at(zone)
+    assert base is not None
+    text = f"{name_of(catalogue, base.card)} is scoring: play before-scoring specials, then award"
+    return _changed(replace(state, table=table), event("scoring-opened", zone=zone, text=text))
+
+
+def award(state: TrackerState, line: dict[str, Any], catalogue: Catalogue) -> Outcome:
+    zone = state.table.scoring
+    try:
+        table, result = rules.award(state.table, catalogue)
+    except CompanionError as exc:
+        raise Rejected(f'{exc}: tap "score" on a ready base first') from None
+    pending = state.pending if state.pending is None or state.pending.zone != zone else None
+    updated = replace(
+        state,
+        table=table,
+        scorings=(*state.scorings, result),
+        pending=pending,
+        setup=tuple((z, n) for z, n in state.setup if z != zone),
+    )
+    ranking = [{"player": p.player, "place": p.place, "vp": p.vp} for p in result.ranking]
+    return _changed(
+        updated,
+        event(
+            "scored",
+            zone=zone,
+            card=result.card,
+            ranking=ranking,
+            treasures=list(result.treasure_order),
+        ),
+    )
+
+
+def end_turn(state: TrackerState, line: dict[str, Any], catalogue: Catalogue) -> Outcome:
+    if state.table.scoring is not None:
+        raise Rejected(f"the base at {state.table.scoring} is being scored: award it first")
+    if state.table.winners:
+        raise Rejected("the game is over; undo to go on")
+    events = []
+    if state.pending is not None:
+        events.append(note(f"{name_of(catalogue, state.pending.card)} never got a target"))
+    player = state.table.current_player
+    table = rules.end_turn(state.table)
+    updated = replace(state, table=table, pending=None, minions_played=0, actions_played=0)
+    events.append(event("turn-ended", player=player, next=table.current_player))
+    if table.winners:
+        events.append(event("game-over", winners=list(table.winners)))
+    return _changed(updated, *events)
+
+
+def counter(state: TrackerState, line: dict[str, Any], catalogue: Catalogue) -> Outcome:
+    tag = _tag(state, line)
+    delta = need(line, "delta", int, "a whole number of counters (may be negative)")
+    table = _rules(lambda: rules.add_counters(state.table, tag, delta))
+    return _changed(replace(state, table=table), event("counters", tag=tag, delta=delta))
+
+
+def control(state: TrackerState, line: dict[str, Any], catalogue: Catalogue) -> Outcome:
+    tag = _tag(state, line)
+    if "player" not in line:
+        raise Rejected('"control" needs "player": a name, or null to release a monster')
+    player = line["player"]
+    if player is not None:
+        player = need_player(state, line)
+    found = state.table.locate(tag)
+    if found is None:
+        raise Rejected(f"{tag} is not a minion in play")
+    if player is None and not catalogue[found[1].card].is_monster:
+        raise Rejected("only a monster can be released (null); give the minion to a player")
+    table = _rules(lambda: rules.set_control(state.table, tag, player))
+    return _changed(replace(state, table=table), event("control", tag=tag, player=player))
+
+
+def madness(state: TrackerState, line: dict[str, Any], catalogue: Catalogue) -> Outcome:
+    player = need_player(state, line)
+    delta = need(line, "delta", int, "a whole number of Madness cards (may be negative)")
+    table = rules.add_madness(state.table, player, delta)
+    return _changed(replace(state, table=table), event("madness", player=player, delta=delta))
+
+
+def bury(state: TrackerState, line: dict[str, Any], catalogue: Catalogue) -> Outcome:
+    tag = _tag(state, line)
+    zone = need(line, "zone", str, "the zone of the base to bury it at")
+    bound = binding(state, tag)
+    if bound is None:
+        raise Rejected(f"tag {tag} is not enrolled: enrol it before burying it")
+    base = state.table.base_at(zone)
+    if base is None:
+        raise Rejected(f"there is no base at {zone} to bury a card at")
+    card = catalogue[bound.card]
+    owners = owner_candidates(state, card, bound)
+    controller = owners[0] if len(owners) == 1 else state.table.current_player
+    table = state.table
+    events: list[dict[str, Any]] = []
+    if rules.where_is(table, tag) is not None:
+        left = discard(state, tag, card, catalogue)  # reburied: counters and cards on it go
+        table = left.state.table
+        events.extend(left.events)
+        base = table.base_at(zone)
+        assert base is not None
+    buried = Buried(
+        tag=tag, card=card.id, controller=controller, owner=owners[0] if owners else None
+    )
+    table = table.with_base(replace(base, buried=(*base.buried, buried)))
+    events.append(event("buried", tag=tag, zone=zone, player=controller))
+    return _changed(replace(state, table=table), *events)
+
+
+def answer(state: TrackerState, line: dict[str, Any], catalogue: Catalogue) -> Outcome:
+    wanted = need(line, "prompt", int, "the prompt's id")
+    choice = need(line, "option", int, "the option's index")
+    prompt = next((p for p in state.prompts if p.id == wanted), None)
+    if prompt is None:
+        raise Rejected(f"prompt {wanted} is not open (it was answered or undone)")
+    if not 0 <= choice < len(prompt.options):
+        raise Rejected(f"prompt {wanted} has options 0 to {len(prompt.options) - 1}")
+    cleared = replace(state, prompts=tuple(p for p in state.prompts if p.id != wanted))
+    chosen = prompt.options[choice].line
+    answered = Outcome(cleared, (event("answered", prompt=wanted, option=choice),))
+    if chosen == DISMISS:
+        return answered
+    from companion.tracker.step import step
+
+    return merge(answered, step(cleared, dict(chosen), catalogue))
+
+
+def dismiss(state: TrackerState, line: dict[str, Any], catalogue: Catalogue) -> Outcome:
+    return Outcome(state)
+
+
+def owner(state: TrackerState, line: dict[str, Any], catalogue: Catalogue) -> Outcome:
+    """A person said whose card this is; the tap that asked is then applied again."""
+    tag = _tag(state, line)
+    player = need_player(state, line)
+    bound = binding(state, tag)
+    if bound is None:
+        raise Rejected(f"tag {tag} is not enrolled")
+    header = state.header.with_binding(tag, TagBinding(bound.card, player))
+    updated = replace(state, header=header)
+    zone = line.get("zone")
+    if isinstance(zone, str):
+        return tap(updated, tag, zone, catalogue)
+    return Outcome(updated, (event("owner", tag=tag, player=player),))
+
+
+def bind(state: TrackerState, line: dict[str, Any], catalogue: Catalogue) -> Outcome:
+    tag = _tag(state, line)
+    card = need(line, "card", str, "a card id")
+    if card not in catalogue:
+        raise Rejected(f"unknown card id {card!r}")
+    player = need_player(state, line, "owner") if line.get("owner") is not None else None
+    header = state.header.with_binding(tag, TagBinding(card, player))
+    return Outcome(replace(state, header=header), (event("bound", tag=tag, card=card),))
+
+
+def attach(state: TrackerState, line: dict[str, Any], catalogue: Catalogue) -> Outcome:
+    tag = _tag(state, line)
+    target = _tag(state, line, "target")
+    bound = binding(state, tag)
+    if bound is None:
+        raise Rejected(f"tag {tag} is not enrolled")
+    card = catalogue[bound.card]
+    owners = owner_candidates(state, card, bound)
+    owner_name = owners[0] if len(owners) == 1 else None
+    controller = owner_name or state.table.current_player
+    table = _rules(
+        lambda: rules.attach_to_minion(state.table, target, tag, card.id, controller, owner_name)
+    )
+    return _changed(
+        replace(state, table=table, pending=None),
+        event("attached", tag=tag, card=card.id, target=target, player=controller),
+    )
+
+
+def remove(state: TrackerState, line: dict[str, Any], catalogue: Catalogue) -> Outcome:
+    tag = _tag(state, line)
+    bound = binding(state, tag)
+    if bound is None or rules.where_is(state.table, tag) is None:
+        raise Rejected(f"{tag} is not in play")
+    return discard(state, tag, catalogue[bound.card], catalogue)
+
+
+def remove_base(state: TrackerState, line: dict[str, Any], catalogue: Catalogue) -> Outcome:
+    zone = need(line, "zone", str, "the zone of the base")
+    if state.table.base_at(zone) is None:
+        raise Rejected(f"there is no base at {zone}")
+    if state.table.scoring == zone:
+        raise Rejected(f"the base at {zone} is being scored: award it first")
+    table = state.table.without_base(zone)
+    return _changed(replace(state, table=table), event("base-removed", zone=zone))
+
+
+def replace_base(state: TrackerState, line: dict[str, Any], catalogue: Catalogue) -> Outcome:
+    zone = need(line, "zone", str, "the zone of the base")
+    removed = remove_base(state, {"input": "remove-base", "zone": zone}, catalogue)
+    return merge(removed, tap(removed.state, _tag(state, line), zone, catalogue))
+
+
+def target(state: TrackerState, line: dict[str, Any], catalogue: Catalogue) -> Outcome:
+    card = need(line, "card", str, "the card id of the action")
+    index = need(line, "effect", int, "the effect's index on the card")
+    minion = _tag(state, line, "target")
+    player = need_player(state, line)
+    if card not in catalogue or not 0 <= index < len(catalogue[card].effects):
+        raise Rejected(f"{card} has no effect {index}")
+    if state.table.locate(minion) is None:
+        raise Rejected(f"{minion} is not a minion in play")
+    temporary = Temporary(card, index, player, state.table.turn, bearer=minion)
+    table = rules.add_temporary(state.table, temporary)
+    return _changed(replace(state, table=table), event("targeted", card=card, target=minion))
+
+
+def declare(state: TrackerState, line: dict[str, Any], catalogue: Catalogue) -> Outcome:
+    tag = _tag(state, line)
+    index = need(line, "effect", int, "the effect's index on the card")
+    active = need(line, "on", bool, "true or false")
+    key = (tag, index)
+    declared = state.table.declared | {key} if active else state.table.declared - {key}
+    table = replace(state.table, declared=frozenset(declared))
+    return _changed(
+        replace(state, table=table), event("declared", tag=tag, effect=index, on=active)
+    )
+
+
+HANDLERS: dict[str, Handler] = {
+    "score": score,
+    "award": award,
+    "end-turn": end_turn,
+    "counter": counter,
+    "control": control,
+    "madness": madness,
+    "bury": bury,
+    "answer": answer,
+    "dismiss": dismiss,
+    "owner": owner,
+    "bind": bind,
+    "attach": attach,
+    "remove": remove,
+    "remove-base": remove_base,
+    "replace-base": replace_base,
+    "target": target,
+    "declare": declare,
+}

@@ -1,0 +1,78 @@
+"""The tracker's state: the rules table plus what the tracker itself remembers."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from functools import cached_property
+from typing import Any
+
+from companion.errors import CompanionError
+from companion.prompts import Prompt
+from companion.rules.scoring import ScoringResult
+from companion.table import Table
+from companion.tape import Header
+
+
+class Rejected(CompanionError, ValueError):
+    """An input the tracker cannot accept (it changes nothing); the message says what to do."""
+
+
+@dataclass(frozen=True)
+class TreasureDraw:
+    player: str
+    count: int
+    card: str
+
+    @cached_property
+    def document(self) -> dict[str, Any]:
+        """Its entry in the state document, built once; treat it as read-only."""
+        return {"player": self.player, "count": self.count, "card": self.card}
+
+
+@dataclass(frozen=True, slots=True)
+class PendingAttach:
+    """An action played on a minion, waiting for the tap of its target at ``zone``."""
+
+    tag: str
+    card: str
+    zone: str
+    controller: str | None
+    owner: str | None
+
+
+@dataclass(frozen=True)
+class TrackerState:
+    header: Header
+    table: Table
+    scorings: tuple[ScoringResult, ...] = ()
+    treasure_draws: tuple[TreasureDraw, ...] = ()
+    pending: PendingAttach | None = None
+    #: zone -> monsters still to be placed on a newly entered Munchkin base
+    setup: tuple[tuple[str, int], ...] = ()
+    prompts: tuple[Prompt, ...] = ()
+    next_prompt: int = 1
+    #: minions and actions the current player has played this turn (for notes, never refusals)
+    minions_played: int = 0
+    actions_played: int = 0
+    #: how many event lines have been applied (the state's version)
+    version: int = 0
+
+    def setup_left(self, zone: str) -> int:
+        return dict(self.setup).get(zone, 0)
+
+    def with_setup(self, zone: str, left: int) -> TrackerState:
+        kept = tuple((z, n) for z, n in self.setup if z != zone)
+        return replace(self, setup=(*kept, (zone, left)) if left > 0 else kept)
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """A step's result. ``changed`` is False when only prompts or notes came of it."""
+
+    state: TrackerState
+    events: tuple[dict[str, Any], ...] = ()
+    changed: bool = False
+
+
+def new_state(header: Header) -> TrackerState:
+    return TrackerState(header=header, table=Table(players=header.players))

@@ -1,0 +1,44 @@
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from companion.cards import Catalogue, build_catalogue, load_catalogue
+
+
+@pytest.fixture(scope="session")
+def catalogue() -> Catalogue:
+    return load_catalogue()
+
+
+def faction_cards(set_id: str, faction: str, extra: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A legal 20-card faction: ``extra`` cards, padded with plain 1-power minions."""
+    cards = list(extra)
+    used = sum(card["copies"] for card in cards)
+    for n in range(20 - used):
+        cards.append(
+            {
+                "id": f"{set_id}/{faction}-filler-{n}",
+                "name": f"{faction} filler {n}",
+                "type": "minion",
+                "faction": f"{set_id}/{faction}",
+                "copies": 1,
+                "power": 1,
+                "text": None,
+            }
+        )
+    return cards
+
+
+def mini_catalogue(cards: list[dict[str, Any]], factions: list[str] | None = None) -> Catalogue:
+    """A small test set ``t`` built from card dicts (ids and faction ids must be ``t/...``)."""
+    names = factions or sorted({c["faction"].split("/")[1] for c in cards if c.get("faction")})
+    faction_docs = [{"id": f"t/{name}", "name": name, "bases": []} for name in names]
+    padded: list[dict[str, Any]] = [c for c in cards if not c.get("faction")]
+    for name in names:
+        mine = [c for c in cards if c.get("faction") == f"t/{name}"]
+        padded.extend(faction_cards("t", name, mine))
+    document = {"set": "t", "name": "Test set", "factions": faction_docs, "cards": padded}
+    return build_catalogue([(Path("t.json"), document)])
