@@ -114,7 +114,7 @@ def render_text(document: dict[str, Any], catalogue: Catalogue) -> str:
             if minion in base["monsters"]:
                 label += " (monster)"
             owner = minion["controller"] or "-"
-            lines.append(f"    {label:<32} {owner:<8} {minion['power']:>3}")
+            lines.append(f"    {label:<40} {owner:<8} {minion['power']:>3}")
         if base["buried"]:
             lines.append(f"    buried: {len(base['buried'])}")
     for scoring in document["scorings"]:
@@ -123,9 +123,14 @@ def render_text(document: dict[str, Any], catalogue: Catalogue) -> str:
         lines.append(f"Scored {name(scoring['card'])}: {ranks}")
         if scoring["treasures"]["count"]:
             order = ", ".join(scoring["treasures"]["order"]) or "nobody (discarded)"
-            lines.append(f"    deal {scoring['treasures']['count']} treasures: {order}")
+            count = scoring["treasures"]["count"]
+            lines.append(f"    deal {count} treasure{'s' if count != 1 else ''}: {order}")
     for draw in document["treasure_draws"]:
-        lines.append(f"{draw['player']} draws {draw['count']} treasure(s) for {name(draw['card'])}")
+        plural = "s" if draw["count"] != 1 else ""
+        lines.append(
+            f"{draw['player']} draws {draw['count']} treasure{plural} for killing "
+            f"{name(draw['card'])}"
+        )
     for prompt in document["prompts"]:
         lines.append(f"? {prompt['message']}")
     return "\n".join(lines)

@@ -45,7 +45,11 @@ class LiveGame:
     def submit(self, line: dict[str, Any]) -> Outcome:
         """Apply, persist, acknowledge. :raises Rejected: nothing changed, nothing stored."""
         checkpoint = self.game.checkpoint()
-        outcome = self.game.apply(line)
+        try:
+            outcome = self.game.apply(line)
+        except Rejected as exc:
+            self._keep_rejected(line, exc)
+            raise
         try:
             self.store.append(self.game_id, line, list(outcome.events), outcome.changed)
         except BaseException:
@@ -54,6 +58,16 @@ class LiveGame:
         if self.game.state.table.winners and not checkpoint.state.table.winners:
             self.store.finish_game(self.game_id, list(self.game.state.table.winners))
         return outcome
+
+    def _keep_rejected(self, line: dict[str, Any], error: Rejected) -> None:
+        zone, uid, at = line.get("zone"), line.get("tap"), line.get("at")
+        self.store.append_read(
+            zone if isinstance(zone, str) else "-",
+            uid if isinstance(uid, str) else "-",
+            "rejected",
+            float(at) if isinstance(at, int | float) else 0.0,
+            {"game": self.game_id, "line": line, "error": str(error)},
+        )
 
 
 def _header(raw: dict[str, Any], catalogue: Catalogue) -> Header:

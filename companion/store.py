@@ -32,7 +32,8 @@ from companion.errors import StoreError
 APPLICATION_ID = 0x54434D50
 """``PRAGMA application_id`` of our files ("TCMP", big-endian at offset 68 of the header)."""
 SCHEMA_VERSION = "1"
-READ_KINDS = frozenset({"arrived", "left", "error"})
+#: ``rejected``: a tape line the tracker refused (kept for the record, never replayed)
+READ_KINDS = frozenset({"arrived", "left", "error", "rejected"})
 _MAGIC = b"SQLite format 3\x00"
 _HEADER_BYTES = 108  # the 100-byte file header plus page 1's b-tree header (the schema table)
 

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from companion.cards import Catalogue
+from companion.document import state_document
 from companion.errors import TapeError
-from tests.tapes import doc, inp, run, tap
+from companion.tracker import Rejected
+from tests.tapes import HEADER, doc, inp, run, tap
 
 TREEHOUSE = [tap("B1", "base-1"), tap("H1", "base-1"), tap("H2", "base-1")]
 
@@ -260,3 +264,83 @@ def test_action_waiting_for_a_target_then_something_else_asks(catalogue: Catalog
     choice = [o.label for o in prompt.options].index("Attach to Topper Chopper")
     game.apply({"input": "answer", "prompt": prompt.id, "option": choice})
     assert game.state.table.locate("TC")[1].attached[0].card == "munchkin/dumbbells"
+
+
+def test_one_turn_action_asks_for_its_minion_and_expires(catalogue: Catalogue) -> None:
+    header = {
+        **HEADER,
+        "tags": {**HEADER["tags"], "AU": "core/augmentation"},
+        "factions": {**HEADER["factions"], "Ben": ["core/dinosaurs", "munchkin/thieves"]},
+    }
+    game = run(
+        catalogue,
+        *TREEHOUSE,
+        tap("TC", "base-1"),
+        inp("end-turn"),
+        tap("AU", "base-1"),
+        header=header,
+    )
+    prompt = game.state.prompts[0]
+    assert prompt.kind == "choose-target"
+    choice = [o.label for o in prompt.options].index("Topper Chopper at base-1")
+    game.apply({"input": "answer", "prompt": prompt.id, "option": choice})
+    assert state_document(game.state, catalogue)["bases"][0]["minions"][0]["power"] == 9
+    game.apply(inp("end-turn"))
+    assert state_document(game.state, catalogue)["bases"][0]["minions"][0]["power"] == 5
+
+
+def test_tap_at_a_zone_that_is_not_a_base_asks(catalogue: Catalogue) -> None:
+    header = {**HEADER, "zones": [*HEADER["zones"], "seat-1"]}
+    document = doc(catalogue, tap("TC", "seat-1"), header=header)
+    assert prompt_kinds(document) == ["wrong-zone"]
+
+
+def test_taps_after_the_game_is_over_ask(catalogue: Catalogue) -> None:
+    game = run(catalogue, *TREEHOUSE)
+    game.state = replace(game.state, table=replace(game.state.table, vp=(15, 0, 0)))
+    game.apply(inp("end-turn"))
+    assert game.state.table.winners == ("Ann",)
+    game.apply(tap("TC", "base-1"))
+    assert [p.kind for p in game.state.prompts] == ["game-over"]
+    with pytest.raises(Rejected, match="game is over"):
+        game.apply(inp("end-turn"))
+    game.apply(inp("undo"))
+    assert game.state.table.winners == ()
+
+
+def test_releasing_a_monster_and_refusing_to_release_a_minion(catalogue: Catalogue) -> None:
+    game = run(
+        catalogue,
+        *TREEHOUSE,
+        tap("TC", "base-1"),
+        inp("control", tag="H1", player="Ann"),
+        inp("control", tag="H1", player=None),
+    )
+    assert game.state.table.locate("H1")[1].controller is None
+    with pytest.raises(Rejected, match="only a monster"):
+        game.apply(inp("control", tag="TC", player=None))
+
+
+def test_bury_hides_a_card_and_tapping_it_there_uncovers_it(catalogue: Catalogue) -> None:
+    document = doc(catalogue, *TREEHOUSE, inp("bury", tag="TC", zone="base-1"))
+    base = base1(document)
+    assert base["buried"] == [{"tag": "TC", "controller": "Ann"}]
+    assert base["power"] == {} and base["minions"] == []
+    uncovered = doc(
+        catalogue, *TREEHOUSE, inp("bury", tag="TC", zone="base-1"), tap("TC", "base-1")
+    )
+    base = base1(uncovered)
+    assert base["buried"] == [] and base["power"] == {"Ann": 5}
+
+
+def test_buried_cards_go_when_the_base_scores(catalogue: Catalogue) -> None:
+    document = doc(
+        catalogue,
+        tap("B3", "base-3"),
+        *[tap(t, "base-3") for t in ("TC", "SL", "MT", "FE", "BH", "TP")],
+        inp("bury", tag="DB", zone="base-3"),
+        inp("score", zone="base-3"),
+        inp("award"),
+        tap("B3", "base-3"),
+    )
+    assert document["bases"][0]["buried"] == []

@@ -53,13 +53,30 @@ class Game:
                 raise Rejected("there is nothing to undo")
             previous = self._before.pop()
             restored = replace(previous, header=self.state.header, version=self.state.version + 1)
+            events = (event("undone"), *_vp_changes(self.state, restored, line))
             self.state = restored
-            return Outcome(restored, (event("undone"),), True)
+            return Outcome(restored, events, True)
         outcome = step(self.state, line, self.catalogue)
         if outcome.changed:
             self._before.append(self.state)
+        events = outcome.events + _vp_changes(self.state, outcome.state, line)
         self.state = replace(outcome.state, version=self.state.version + 1)
-        return Outcome(self.state, outcome.events, outcome.changed)
+        return Outcome(self.state, events, outcome.changed)
+
+
+def _vp_changes(
+    before: TrackerState, after: TrackerState, line: dict[str, Any]
+) -> tuple[dict[str, Any], ...]:
+    """VP gained outside placings (on-play and leave-play abilities), said as events."""
+    if line.get("input") == "award":
+        return ()
+    return tuple(
+        event("vp", player=player, delta=new - old)
+        for player, old, new in zip(
+            after.table.players, before.table.vp, after.table.vp, strict=True
+        )
+        if new != old
+    )
 
 
 def replay_lines(header: Header, lines: Iterable[TapeLine], catalogue: Catalogue) -> Game:
