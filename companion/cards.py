@@ -114,6 +114,9 @@ class Catalogue:
     def __getitem__(self, card_id: str) -> Card:
         return self.cards[card_id]
 
+    def get(self, card_id: str, default: Card | None = None) -> Card | None:
+        return self.cards.get(card_id, default)
+
     def __contains__(self, card_id: object) -> bool:
         return card_id in self.cards
 

@@ -25,6 +25,12 @@ def main() -> None:
     """Companion for tabletop card games played with NFC-tagged cards."""
 
 
+def _register_enrol() -> None:
+    from companion.cli_enrol import enrol
+
+    main.add_command(enrol)
+
+
 @main.group()
 def cards() -> None:
     """Browse the card catalogue."""
@@ -203,6 +209,9 @@ def simulate(players: tuple[str, ...], zones: int, seed: int) -> None:
     click.echo(dump_line(header))
     for line in plausible_lines(random.Random(seed), header, catalogue):
         click.echo(dump_line(line))
+
+
+_register_enrol()
 
 
 def _catalogue() -> Any:

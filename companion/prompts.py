@@ -21,6 +21,7 @@ PromptKind = Literal[
     "choose-target",
     "game-over",
     "wrong-zone",
+    "crosstalk",
 ]
 
 

@@ -344,3 +344,17 @@ def test_buried_cards_go_when_the_base_scores(catalogue: Catalogue) -> None:
         tap("B3", "base-3"),
     )
     assert document["bases"][0]["buried"] == []
+
+
+def test_crosstalk_asks_where_the_card_is(catalogue: Catalogue) -> None:
+    game = run(
+        catalogue,
+        *TREEHOUSE,
+        tap("B2", "base-2"),
+        tap("TC", "base-1"),
+        inp("crosstalk", tag="TC", zones=["base-1", "base-2"]),
+    )
+    prompt = game.state.prompts[0]
+    assert prompt.kind == "crosstalk" and "Topper Chopper" in prompt.message
+    game.apply({"input": "answer", "prompt": prompt.id, "option": 1})
+    assert game.state.table.locate("TC")[0].zone == "base-2"

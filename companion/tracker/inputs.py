@@ -8,11 +8,12 @@ from typing import Any
 
 from companion.cards import Catalogue
 from companion.errors import CompanionError
-from companion.prompts import DISMISS
+from companion.prompts import DISMISS, Option
 from companion.rules import game as rules
 from companion.table import Buried, Table, Temporary
 from companion.tape import TagBinding
 from companion.tracker.common import (
+    ask,
     binding,
     event,
     merge,
@@ -271,6 +272,27 @@ def declare(state: TrackerState, line: dict[str, Any], catalogue: Catalogue) -> 
     )
 
 
+def crosstalk(state: TrackerState, line: dict[str, Any], catalogue: Catalogue) -> Outcome:
+    """A card read on two zones at once (the tap filter took the first): ask where it is."""
+    tag = _tag(state, line)
+    zones = line.get("zones")
+    if (
+        not isinstance(zones, list)
+        or len(zones) != 2
+        or not all(z in state.header.zones for z in zones)
+    ):
+        raise Rejected('"crosstalk" needs "zones": the two zones that read the card')
+    bound = binding(state, tag)
+    name = name_of(catalogue, bound.card) if bound is not None else tag
+    first, second = zones
+    text = f"{name} was read on {first} and {second} at once. Where is it?"
+    options = [
+        Option(f"On {first}", dict(DISMISS)),
+        Option(f"On {second}", {"tap": tag, "zone": second}),
+    ]
+    return ask(state, "crosstalk", text, options, tag=tag, zone=second)
+
+
 HANDLERS: dict[str, Handler] = {
     "score": score,
     "award": award,
@@ -289,4 +311,5 @@ HANDLERS: dict[str, Handler] = {
     "replace-base": replace_base,
     "target": target,
     "declare": declare,
+    "crosstalk": crosstalk,
 }

@@ -1,0 +1,142 @@
+"""The running table with mock readers: reads become taps, stored, announced, versioned."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+from companion.cards import Catalogue
+from companion.readers import MockReader
+from companion.service import Change, TableService
+from companion.session import LiveGame
+from companion.store import EventStore
+from companion.tracker import Rejected
+from tests.tapes import HEADER
+
+
+class Recorder:
+    def __init__(self) -> None:
+        self.sounds: list[str] = []
+        self.shown = 0
+
+    def accepted(self) -> None:
+        self.sounds.append("accepted")
+
+    def ignored(self) -> None:
+        self.sounds.append("ignored")
+
+    def show(self, document: dict[str, Any]) -> None:
+        self.shown += 1
+
+    def close(self) -> None: ...
+
+
+def eventually(check: Callable[[], bool], timeout: float = 3.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not check():
+        if time.monotonic() > deadline:
+            raise AssertionError("condition not met before the deadline")
+        time.sleep(0.005)
+
+
+@pytest.fixture
+def table(catalogue: Catalogue) -> Iterator[tuple[TableService, Recorder, EventStore]]:
+    store = EventStore.memory()
+    live = LiveGame.start(store, HEADER, catalogue)
+    recorder = Recorder()
+    zones = {z: "mock:" for z in HEADER["zones"]}
+    service = TableService(live, zones, clock=time.monotonic, feedback=recorder)
+    service.start()
+    yield service, recorder, store
+    service.stop()
+    store.close()
+
+
+def reader(service: TableService, zone: str) -> MockReader:
+    found = service.readers[zone]
+    assert isinstance(found, MockReader)
+    return found
+
+
+def test_placing_cards_plays_them_and_stores_every_read(table: Any) -> None:
+    service, recorder, store = table
+    reader(service, "base-1").place("B1")
+    eventually(lambda: bool(service.document()["bases"]))
+    reader(service, "base-1").place("TC")
+    eventually(lambda: service.document()["bases"][0]["power"] == {"Ann": 5})
+    assert recorder.sounds == ["accepted", "accepted"]
+    kinds = [row[0] for row in store.db.execute("SELECT kind FROM reads ORDER BY id")]
+    assert kinds == ["arrived", "left", "arrived"]
+    assert [line["tap"] for line in store.lines(service.live.game_id)] == ["B1", "TC"]
+
+
+def test_a_flapping_card_is_one_tap(table: Any) -> None:
+    service, recorder, _ = table
+    base = reader(service, "base-1")
+    base.place("B1")
+    eventually(lambda: bool(service.document()["bases"]))
+    for _ in range(20):
+        base.place("TC")
+        base.lift()
+    base.place("TC")
+    eventually(lambda: service._reads.empty())
+    eventually(lambda: len(service.document()["bases"][0]["minions"]) == 1)
+    assert service.document()["prompts"] == []
+
+
+def test_unknown_tag_prompts_and_sounds_different(table: Any) -> None:
+    service, recorder, _ = table
+    reader(service, "base-2").place("DEADBEEF")
+    eventually(lambda: bool(service.document()["prompts"]))
+    assert service.document()["prompts"][0]["kind"] == "unknown-tag"
+    assert recorder.sounds == ["ignored"]
+
+
+def test_stale_versions_are_refused_once(table: Any) -> None:
+    service, _, _ = table
+    reader(service, "base-1").place("B1")
+    eventually(lambda: bool(service.document()["bases"]))
+    seen = service.version
+    results: list[str] = []
+
+    def press() -> None:
+        try:
+            service.submit({"input": "end-turn"}, seen_version=seen)
+            results.append("ok")
+        except Rejected as exc:
+            results.append(str(exc))
+
+    presses = [threading.Thread(target=press) for _ in range(2)]
+    for thread in presses:
+        thread.start()
+    for thread in presses:
+        thread.join()
+    assert results.count("ok") == 1
+    assert any("changed since you looked" in r for r in results)
+    assert service.document()["current_player"] == "Ben"
+
+
+def test_listeners_hear_each_change_in_order(table: Any) -> None:
+    service, _, _ = table
+    heard: list[Change] = []
+    stop = service.listen(heard.append)
+    service.submit({"tap": "B1", "zone": "base-1"})
+    service.submit({"tap": "TC", "zone": "base-1"})
+    stop()
+    service.submit({"input": "end-turn"})
+    assert [c.version for c in heard] == [1, 2]
+    assert heard[1].events[0]["event"] == "played"
+
+
+def test_ndef_card_id_binds_an_unknown_tag(table: Any) -> None:
+    service, _, store = table
+    reader(service, "base-1").place("B1")
+    eventually(lambda: bool(service.document()["bases"]))
+    reader(service, "base-1").place("04FFEE", card="munchkin/sword-lord")
+    eventually(lambda: bool(service.document()["bases"][0]["minions"]))
+    assert service.document()["bases"][0]["minions"][0]["card"] == "munchkin/sword-lord"
+    assert store.binding("04FFEE").card == "munchkin/sword-lord"
