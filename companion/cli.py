@@ -25,10 +25,13 @@ def main() -> None:
     """Companion for tabletop card games played with NFC-tagged cards."""
 
 
-def _register_enrol() -> None:
+def _register_commands() -> None:
     from companion.cli_enrol import enrol
+    from companion.cli_table import new_game, serve
 
     main.add_command(enrol)
+    main.add_command(new_game)
+    main.add_command(serve)
 
 
 @main.group()
@@ -211,7 +214,7 @@ def simulate(players: tuple[str, ...], zones: int, seed: int) -> None:
         click.echo(dump_line(line))
 
 
-_register_enrol()
+_register_commands()
 
 
 def _catalogue() -> Any:

@@ -7,6 +7,7 @@ from typing import Any
 from companion.cards import Catalogue
 from companion.rules.game import final_vp
 from companion.rules.power import evaluate
+from companion.rules.scoring import ScoringResult, score_base
 from companion.tracker.state import TrackerState
 
 
@@ -54,6 +55,7 @@ def state_document(state: TrackerState, catalogue: Catalogue) -> dict[str, Any]:
                 ],
                 "buried": [{"tag": b.tag, "controller": b.controller} for b in base.buried],
                 "monsters_to_place": state.setup_left(base.zone),
+                "preview": _preview(score_base(table, catalogue, base.zone, view)),
             }
         )
     return {
@@ -80,6 +82,12 @@ def state_document(state: TrackerState, catalogue: Catalogue) -> dict[str, Any]:
         if state.pending is None
         else {"tag": state.pending.tag, "card": state.pending.card, "zone": state.pending.zone},
     }
+
+
+def _preview(result: ScoringResult) -> dict[str, Any]:
+    """If it scored now: placings (ties included) and the treasure draft."""
+    document = result.document
+    return {"ranking": document["ranking"], "treasures": document["treasures"]}
 
 
 def render_text(document: dict[str, Any], catalogue: Catalogue) -> str:

@@ -12,29 +12,16 @@ import queue
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 from companion.document import state_document
+from companion.feedback import NullFeedback, TableFeedback
 from companion.readers import HealthSnapshot, Reader, ReaderContext, TagRead, open_reader
 from companion.readers.taps import Crosstalk, Ignored, Tap, TapFilter
 from companion.session import LiveGame
 from companion.tracker import Outcome, Rejected
 
 Clock = Callable[[], float]
-
-
-class Feedback(Protocol):
-    def accepted(self) -> None: ...
-    def ignored(self) -> None: ...
-    def show(self, document: dict[str, Any]) -> None: ...
-    def close(self) -> None: ...
-
-
-class NoFeedback:
-    def accepted(self) -> None: ...
-    def ignored(self) -> None: ...
-    def show(self, document: dict[str, Any]) -> None: ...
-    def close(self) -> None: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,13 +40,13 @@ class TableService:
         readers: Mapping[str, str],
         *,
         clock: Clock,
-        feedback: Feedback | None = None,
+        feedback: TableFeedback | None = None,
         context: ReaderContext | None = None,
         tap_filter: TapFilter | None = None,
     ) -> None:
         self.live = live
         self.clock = clock
-        self.feedback: Feedback = feedback or NoFeedback()
+        self.feedback: TableFeedback = feedback or NullFeedback()
         self.context = context or ReaderContext(clock)
         self._filter = tap_filter or TapFilter()
         self._reads: queue.Queue[TagRead] = queue.Queue()

@@ -9,8 +9,8 @@ from typing import Any
 
 from companion.cards import Catalogue
 from companion.effects import ScoreEffect, TreasureEffect, VpEffect
-from companion.rules.power import BaseView, evaluate
-from companion.rules.sources import Source, active, multiplier, sources
+from companion.rules.power import BaseView, TableView, evaluate
+from companion.rules.sources import Source, active, base_sources, multiplier
 from companion.table import Table
 
 
@@ -103,17 +103,20 @@ def treasure_draft(
     return tuple(pickers[i % len(pickers)] for i in range(count))
 
 
-def score_base(table: Table, catalogue: Catalogue, zone: str) -> ScoringResult:
+def score_base(
+    table: Table, catalogue: Catalogue, zone: str, view: TableView | None = None
+) -> ScoringResult:
     """Score the base at ``zone`` at the current powers (whether or not it is still ready:
-    once chosen, a base finishes scoring)."""
-    view = evaluate(table, catalogue).base(zone)
+    once chosen, a base finishes scoring). ``view`` saves evaluating the table again."""
+    base_view = (view or evaluate(table, catalogue)).base(zone)
     base = table.base_at(zone)
     assert base is not None, zone
     card = catalogue[base.card]
     order = clockwise_from(table.players, table.current)
-    ranking = rank(view.power, eligible_players(view), card.vp or (0, 0, 0), order)
-    here = [s for s in sources(table, catalogue) if s.zone == zone]
-    ranking = _apply_score_effects(table, catalogue, view, ranking, here)
+    ranking = rank(base_view.power, eligible_players(base_view), card.vp or (0, 0, 0), order)
+    # Scoring abilities sit on the base and its cards (one-turn effects only change power).
+    here = list(base_sources(base, catalogue))
+    ranking = _apply_score_effects(table, catalogue, base_view, ranking, here)
     treasures = sum(
         catalogue[m.card].treasures or 0 for m in base.minions if _monster(catalogue, m.card)
     )
@@ -122,7 +125,7 @@ def score_base(table: Table, catalogue: Catalogue, zone: str) -> ScoringResult:
         if isinstance(effect, TreasureEffect) and active(table, catalogue, source, effect.when):
             treasures += effect.amount * multiplier(table, catalogue, source, effect.per)
     treasures = max(0, treasures)
-    draft = treasure_draft(view.power, view.present, treasures, order)
+    draft = treasure_draft(base_view.power, base_view.present, treasures, order)
     return ScoringResult(zone, base.card, ranking, treasures, draft)
 
 

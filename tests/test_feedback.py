@@ -1,0 +1,218 @@
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from gpiozero import LED, GPIOPinInUse
+from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+from companion.config import TableConfig, load_table_config
+from companion.feedback import (
+    Feedback,
+    FeedbackError,
+    NullFeedback,
+    led_states,
+    open_feedback,
+)
+from companion.pinmap import PinMap, build_pin_map
+
+EXAMPLE = Path(__file__).resolve().parent.parent / "hardware" / "table.example.toml"
+PINS = build_pin_map(
+    "test", {"base-1": 17, "base-2": 27, "base-3": 22}, 18, {"end-turn": 23, "undo": 24}
+)
+BEEP = 0.01
+
+
+@pytest.fixture
+def factory() -> Iterator[Any]:
+    factory = MockFactory(pin_class=MockPWMPin)
+    yield factory
+    factory.reset()
+
+
+@pytest.fixture
+def feedback(factory: Any) -> Iterator[Feedback]:
+    feedback = Feedback(PINS, pin_factory=factory, beep_time=BEEP, blink_time=0.02)
+    yield feedback
+    feedback.close()
+
+
+def document(
+    ready: tuple[str, ...] = (), prompts: tuple[str | None, ...] = (), winner: str | None = None
+) -> dict[str, Any]:
+    return {
+        "bases": [{"zone": f"base-{n}", "ready": f"base-{n}" in ready} for n in (1, 2, 3)],
+        "prompts": [{"id": n, "zone": zone} for n, zone in enumerate(prompts)],
+        "winner": winner,
+    }
+
+
+def wait_for(condition: Callable[[], bool], timeout: float = 2.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "condition not met before the deadline"
+        time.sleep(0.005)
+
+
+def states(factory: Any, pin: int) -> list[bool]:
+    return [bool(s.state) for s in factory.pin(pin).states]
+
+
+def switched_on(factory: Any, pin: int) -> int:
+    history = states(factory, pin)
+    return sum(
+        1 for before, after in zip(history, history[1:], strict=False) if after and not before
+    )
+
+
+def test_led_states_is_pure_and_blinking_wins() -> None:
+    zones = ("base-1", "base-2", "base-3")
+    assert led_states(document(), zones) == dict.fromkeys(zones, "off")
+    wanted = led_states(document(ready=("base-1", "base-2"), prompts=("base-2", None)), zones)
+    assert wanted == {"base-1": "on", "base-2": "blink", "base-3": "off"}
+    assert set(led_states(document(winner="Ann"), zones).values()) == {"on"}
+    assert led_states({}, zones) == dict.fromkeys(zones, "off")
+
+
+def test_led_lit_while_ready(feedback: Feedback, factory: Any) -> None:
+    feedback.show(document(ready=("base-2",)))
+    assert factory.pin(27).state
+    assert not factory.pin(17).state and not factory.pin(22).state
+    feedback.show(document())
+    assert not factory.pin(27).state
+    assert states(factory, 27) == [False, True, False]
+
+
+def test_pins_change_only_when_the_wanted_state_changes(feedback: Feedback, factory: Any) -> None:
+    for _ in range(3):
+        feedback.show(document(ready=("base-1",)))
+    assert states(factory, 17) == [False, True]
+    assert states(factory, 27) == [False]
+
+
+def test_led_blinks_while_a_prompt_waits(feedback: Feedback, factory: Any) -> None:
+    feedback.show(document(ready=("base-3",), prompts=("base-3",)))
+    assert feedback.current_leds == {"base-1": "off", "base-2": "off", "base-3": "blink"}
+    wait_for(lambda: switched_on(factory, 22) >= 3)
+    feedback.show(document(ready=("base-3",)))
+    assert feedback.current_leds["base-3"] == "on"
+    assert factory.pin(22).state
+    factory.pin(22).clear_states()
+    time.sleep(0.1)  # long enough for several blinks: the LED must stay steady
+    assert states(factory, 22) == [True]
+
+
+def test_winner_lights_everything_and_plays_once(feedback: Feedback, factory: Any) -> None:
+    feedback.show(document())
+    feedback.show(document(winner="Ann"))
+    assert all(factory.pin(pin).state for pin in (17, 27, 22))
+    wait_for(lambda: switched_on(factory, 18) == 3 and not factory.pin(18).state)
+    factory.pin(18).clear_states()
+    feedback.show(document(winner="Ann"))
+    time.sleep(0.05)
+    assert states(factory, 18) == [False]
+
+
+def test_no_fanfare_for_a_game_already_won_at_start(feedback: Feedback, factory: Any) -> None:
+    feedback.show(document(winner="Ann"))
+    time.sleep(0.05)
+    assert states(factory, 18) == [False]
+
+
+def test_buzzer_patterns_differ(feedback: Feedback, factory: Any) -> None:
+    buzzer = factory.pin(18)
+    feedback.accepted()
+    wait_for(lambda: len(buzzer.states) == 3)
+    accepted = states(factory, 18)
+    buzzer.clear_states()
+    feedback.ignored()
+    wait_for(lambda: len(buzzer.states) == 5)
+    ignored = states(factory, 18)
+    assert accepted == [False, True, False]
+    assert ignored == [False, True, False, True, False]
+    on_time = buzzer.states[2].timestamp - buzzer.states[1].timestamp
+    assert on_time >= BEEP * 0.9
+
+
+def test_buttons_call_the_callbacks(feedback: Feedback, factory: Any) -> None:
+    calls: list[str] = []
+    feedback.on_end_turn = lambda: calls.append("end-turn")
+    feedback.on_undo = lambda: calls.append("undo")
+    factory.pin(23).drive_low()
+    factory.pin(23).drive_high()
+    wait_for(lambda: calls == ["end-turn"])
+    factory.pin(24).drive_low()
+    factory.pin(24).drive_high()
+    wait_for(lambda: calls == ["end-turn", "undo"])
+
+
+def test_button_without_callback_or_failing_callback(
+    feedback: Feedback, factory: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    factory.pin(23).drive_low()  # nobody listening: nothing happens
+    factory.pin(23).drive_high()
+
+    def broken() -> None:
+        raise RuntimeError("boom")
+
+    feedback.on_undo = broken
+    with caplog.at_level(logging.ERROR, logger="companion.feedback"):
+        factory.pin(24).drive_low()
+        wait_for(lambda: "undo button callback failed" in caplog.text)
+    factory.pin(24).drive_high()
+
+
+def test_close_releases_pins(factory: Any) -> None:
+    feedback = Feedback(PINS, pin_factory=factory)
+    feedback.show(document(prompts=("base-1",)))
+    with pytest.raises(GPIOPinInUse):
+        LED(17, pin_factory=factory)
+    feedback.close()
+    feedback.close()  # twice is fine
+    leds = [LED(pin, pin_factory=factory) for _, pin in PINS.pins()]
+    assert len(leds) == len(list(PINS.pins())) == 6
+    for led in leds:
+        led.close()
+    feedback.accepted()  # after close: harmless no-ops
+    feedback.show(document(ready=("base-1",)))
+
+
+def test_pin_in_use_is_a_feedback_error_and_releases_the_rest(factory: Any) -> None:
+    holder = LED(22, pin_factory=factory)
+    with pytest.raises(FeedbackError, match=r"^test: cannot set up the GPIO pins \(GPIOPinInUse"):
+        Feedback(PINS, pin_factory=factory)
+    holder.close()
+    LED(17, pin_factory=factory).close()  # base-1's LED was released again
+
+
+def test_only_configured_roles_get_devices(factory: Any) -> None:
+    feedback = Feedback(build_pin_map("t", {"base-1": 17}, None, {}), pin_factory=factory)
+    feedback.accepted()  # no buzzer: nothing to do
+    feedback.show(document(ready=("base-1", "base-2")))
+    assert feedback.current_leds == {"base-1": "on"}
+    feedback.close()
+
+
+def test_null_feedback_does_nothing() -> None:
+    null = NullFeedback()
+    null.on_undo = lambda: None
+    null.accepted()
+    null.ignored()
+    null.show(document(ready=("base-1",)))
+    null.close()
+
+
+def test_open_feedback_picks_by_pins(factory: Any) -> None:
+    assert isinstance(open_feedback(TableConfig.simulated()), NullFeedback)
+    assert isinstance(open_feedback(PinMap()), NullFeedback)
+    config = load_table_config(EXAMPLE)
+    real = open_feedback(config, pin_factory=factory)
+    assert isinstance(real, Feedback)
+    real.show(document(ready=("base-1",)))
+    assert factory.pin(17).state
+    real.close()
+    Feedback.from_config(config, pin_factory=factory).close()
