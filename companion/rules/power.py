@@ -73,11 +73,39 @@ def collect(table: Table, catalogue: Catalogue) -> Modifiers:
     """Add up every power, breakpoint and counting effect in play."""
     mods = Modifiers()
     for source in sources(table, catalogue):
-        _apply(table, catalogue, source, mods)
+        apply_effect(table, catalogue, source, mods)
     return mods
 
 
-def _apply(table: Table, catalogue: Catalogue, source: Source, mods: Modifiers) -> None:
+def cancel_abilities(
+    table: Table,
+    catalogue: Catalogue,
+    card_id: str,
+    zone: str,
+    tag: str | None,
+    controller: str | None,
+    mods: Modifiers,
+) -> None:
+    """Take back what one card's own ongoing effects add (its abilities are cancelled).
+    One-turn effects already given are not taken back."""
+    card = catalogue[card_id]
+    cancelled = Modifiers()
+    for index, effect in enumerate(card.effects):
+        if getattr(effect, "duration", "ongoing") == "turn":
+            continue
+        apply_effect(
+            table, catalogue, Source(card, index, effect, controller, zone, tag), cancelled
+        )
+    for minion_tag, amount in cancelled.minion.items():
+        mods.minion[minion_tag] -= amount
+    for base_zone, amount in cancelled.breakpoint.items():
+        mods.breakpoint[base_zone] -= amount
+    for key, amount in cancelled.player.items():
+        mods.player[key] -= amount
+
+
+def apply_effect(table: Table, catalogue: Catalogue, source: Source, mods: Modifiers) -> None:
+    """Add what one effect in play gives to power, breakpoints and player power."""
     effect = source.effect
     if isinstance(effect, HookEffect):
         hooks.run(effect.name, table, catalogue, source, mods)

@@ -10,11 +10,9 @@
 from __future__ import annotations
 
 from companion.cards import Catalogue
-from companion.effects import BreakpointEffect, HookEffect, PlayerPowerEffect, PowerEffect
-from companion.rules import hooks
 from companion.rules.hooks import hook
-from companion.rules.power import Modifiers
-from companion.rules.sources import Source, active, in_scope, multiplier
+from companion.rules.power import Modifiers, cancel_abilities
+from companion.rules.sources import Source
 from companion.table import Minion, Table
 
 CURSE_OF_IMPRISONMENT = "munchkin/curse-of-imprisonment"
@@ -72,37 +70,4 @@ def curse_of_imprisonment(
     curses = [a.tag for a in bearer.attached if a.card == CURSE_OF_IMPRISONMENT]
     if curses and curses[0] != source.tag:
         return
-    card = catalogue[bearer.card]
-    cancelled = Modifiers()
-    for index, effect in enumerate(card.effects):
-        if getattr(effect, "duration", "ongoing") == "turn":
-            continue
-        own = Source(card, index, effect, bearer.controller, base.zone, bearer.tag)
-        _add(table, catalogue, own, cancelled)
-    for tag, amount in cancelled.minion.items():
-        mods.minion[tag] -= amount
-    for zone, amount in cancelled.breakpoint.items():
-        mods.breakpoint[zone] -= amount
-    for key, amount in cancelled.player.items():
-        mods.player[key] -= amount
-
-
-def _add(table: Table, catalogue: Catalogue, source: Source, mods: Modifiers) -> None:
-    """What one effect adds to power, breakpoints and player power (as the evaluator does)."""
-    effect = source.effect
-    if isinstance(effect, HookEffect):
-        hooks.run(effect.name, table, catalogue, source, mods)
-        return
-    if not isinstance(effect, PowerEffect | BreakpointEffect | PlayerPowerEffect):
-        return
-    if not active(table, catalogue, source, effect.when):
-        return
-    amount = effect.amount * multiplier(table, catalogue, source, effect.per)
-    if isinstance(effect, PowerEffect):
-        for minion in in_scope(table, catalogue, source, effect.scope, effect.filter):
-            mods.minion[minion.tag] += amount
-    elif isinstance(effect, BreakpointEffect):
-        if source.zone is not None:
-            mods.breakpoint[source.zone] += amount
-    elif source.zone is not None and source.controller is not None:
-        mods.player[(source.zone, source.controller)] += amount
+    cancel_abilities(table, catalogue, bearer.card, base.zone, bearer.tag, bearer.controller, mods)
