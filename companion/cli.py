@@ -195,19 +195,11 @@ def simulate(players: tuple[str, ...], zones: int, seed: int) -> None:
     """Write a plausible whole game as a tape to standard output."""
     import random
 
+    from companion.cli_table import parse_players
     from companion.simulate import make_header, plausible_lines
 
     catalogue = _catalogue()
-    factions: dict[str, list[str]] = {}
-    for entry in players:
-        name, _, chosen = entry.partition("=")
-        factions[name] = [f for f in chosen.split(",") if f]
-        unknown = [f for f in factions[name] if f not in catalogue.factions]
-        if not name or len(factions[name]) != 2 or unknown:
-            raise click.UsageError(
-                f"--player {entry!r}: write NAME=FACTION,FACTION with ids "
-                "from `companion cards list`"
-            )
+    factions = parse_players(players, catalogue)
     header = make_header(list(factions), factions, catalogue, zones)
     click.echo(dump_line(header))
     for line in plausible_lines(random.Random(seed), header, catalogue):

@@ -31,12 +31,6 @@ def game_header(
     players: dict[str, list[str]], zones: list[str], store: EventStore, catalogue: Catalogue
 ) -> dict[str, Any]:
     """A new game's header: its tags are the bindings enrolled so far."""
-    for name, factions in players.items():
-        unknown = [f for f in factions if f not in catalogue.factions]
-        if len(factions) != 2 or unknown or len(set(factions)) != 2:
-            raise click.UsageError(
-                f"{name} needs two different factions (ids from `companion cards list`)"
-            )
     tags = {
         uid: {"card": b.card, "owner": b.owner} if b.owner in players else b.card
         for uid, b in store.bindings().items()
@@ -52,13 +46,21 @@ def game_header(
     }
 
 
-def _players(entries: tuple[str, ...]) -> dict[str, list[str]]:
+def parse_players(entries: tuple[str, ...], catalogue: Catalogue) -> dict[str, list[str]]:
+    """``NAME=FACTION,FACTION`` options, in seat order: 2 to 4 players, two different
+    factions each, ids from the catalogue."""
     players: dict[str, list[str]] = {}
     for entry in entries:
         name, _, chosen = entry.partition("=")
-        if not name or name in players:
+        factions = [f for f in chosen.split(",") if f]
+        unknown = [f for f in factions if f not in catalogue.factions]
+        if not name or name in players or len(set(factions)) != 2 or len(factions) != 2:
             raise click.UsageError(f"--player {entry!r}: write NAME=FACTION,FACTION once each")
-        players[name] = [f for f in chosen.split(",") if f]
+        if unknown:
+            raise click.UsageError(
+                f"--player {entry!r}: unknown faction {unknown[0]!r}; see `companion cards list`"
+            )
+        players[name] = factions
     if not 2 <= len(players) <= 4:
         raise click.UsageError("Smash Up is for 2 to 4 players")
     return players
@@ -79,7 +81,7 @@ def new_game(entries: tuple[str, ...], zones: int, db: str) -> None:
     catalogue = load_catalogue()
     zone_names = [f"base-{n}" for n in range(1, zones + 1)] + ["discard"]
     with EventStore.open(db) as store:
-        header = game_header(_players(entries), zone_names, store, catalogue)
+        header = game_header(parse_players(entries, catalogue), zone_names, store, catalogue)
         live = LiveGame.start(store, header, catalogue)
     click.echo(f"game {live.game_id} started with {len(header['tags'])} enrolled tags")
 
