@@ -4,6 +4,7 @@ faction at a time in printed order, and sharing a tagged deck's bindings as JSON
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -58,15 +59,23 @@ class BulkEnrolment:
         copies = f" (copy {copy} of {total})" if total > 1 else ""
         return f"Tap {card.name}{copies}: card {self.position + 1} of {len(self.cards)}."
 
-    def read(self, uid: str, store: EventStore, catalogue: Catalogue) -> str:
-        """Handle one tag read; returns what to tell the person."""
+    def read(
+        self,
+        uid: str,
+        store: EventStore,
+        catalogue: Catalogue,
+        known: Mapping[str, str] | None = None,
+    ) -> str:
+        """Handle one tag read; returns what to tell the person. ``known`` adds bindings
+        held elsewhere (a running game's tags) to the store's."""
         uid = uid.upper()
         card = self.next_card()
         if card is None:
             return self.prompt()
         existing = store.binding(uid)
-        if existing is not None:
-            name = catalogue[existing.card].name if existing.card in catalogue else existing.card
+        bound_to = existing.card if existing is not None else (known or {}).get(uid)
+        if bound_to is not None:
+            name = catalogue[bound_to].name if bound_to in catalogue else bound_to
             return f"Tag {uid} is already {name}; it was not rebound. {self.prompt()}"
         store.bind(uid, card.id, self.owner)
         self.bound.append((uid, card.id))

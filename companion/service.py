@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.document import state_document
+from companion.enrol import BulkEnrolment, EnrolError, deck_order
 from companion.feedback import NullFeedback, TableFeedback
 from companion.readers import HealthSnapshot, Reader, ReaderContext, TagRead, open_reader
 from companion.readers.taps import Crosstalk, Ignored, Tap, TapFilter
@@ -56,6 +57,9 @@ class TableService:
         self._stop = threading.Event()
         self._worker: threading.Thread | None = None
         self._started_at = clock()
+        #: while set, arrivals at this zone enrol tags instead of playing cards
+        self.enrolment: tuple[str, BulkEnrolment] | None = None
+        self.enrolment_messages: list[str] = []
         self.readers: dict[str, Reader] = {
             zone: open_reader(spec, zone, self._reads.put, clock, self.context)
             for zone, spec in readers.items()
@@ -123,6 +127,47 @@ class TableService:
     def health(self) -> list[HealthSnapshot]:
         return [reader.health.snapshot() for reader in self.readers.values()]
 
+    def start_enrolment(self, zone: str, faction: str, owner: str | None = None) -> str:
+        """Taps at ``zone`` now bind the faction's cards in printed order.
+
+        :raises EnrolError: for an unknown faction or zone.
+        """
+        if zone not in self.readers:
+            raise EnrolError(f"unknown zone {zone!r}; zones: {', '.join(self.readers)}")
+        enrolment = BulkEnrolment(deck_order(self.live.game.catalogue, faction), owner)
+        with self._lock:
+            self.enrolment = (zone, enrolment)
+            self.enrolment_messages = [enrolment.prompt()]
+        return enrolment.prompt()
+
+    def stop_enrolment(self) -> None:
+        with self._lock:
+            self.enrolment = None
+
+    def _enrol(self, read: TagRead) -> bool:
+        """Whether the read was taken by a bulk enrolment."""
+        with self._lock:
+            if self.enrolment is None or self.enrolment[0] != read.zone:
+                return False
+            _, enrolment = self.enrolment
+            before = len(enrolment.bound)
+            tags = self.live.game.state.header.tags
+            known = {uid: binding.card for uid, binding in tags.items()}
+            message = enrolment.read(read.uid, self.live.store, self.live.game.catalogue, known)
+            self.enrolment_messages.append(message)
+            if len(enrolment.bound) > before:
+                uid, card = enrolment.bound[-1]
+                line: dict[str, Any] = {"input": "bind", "tag": uid, "card": card}
+                if enrolment.owner in self.live.game.state.header.players:
+                    line["owner"] = enrolment.owner
+                self.submit(line)
+                self.feedback.accepted()
+            else:
+                self.feedback.ignored()
+            if enrolment.done:
+                self.enrolment = None
+            return True
+
     def feed(self, read: TagRead) -> None:
         """Hand a read to the worker as a reader would (tests, the virtual table)."""
         self._reads.put(read)
@@ -145,6 +190,8 @@ class TableService:
             self.live.store.append_read(
                 read.zone, read.uid, read.kind, read.at, {"card": read.card} if read.card else None
             )
+            if read.kind == "arrived" and self._enrol(read):
+                continue
             self._handle(self._filter.poll(read.at) + self._filter.feed(read))
 
     def _handle(self, outputs: list[Tap | Crosstalk | Ignored]) -> None:

@@ -140,3 +140,18 @@ def test_ndef_card_id_binds_an_unknown_tag(table: Any) -> None:
     eventually(lambda: bool(service.document()["bases"][0]["minions"]))
     assert service.document()["bases"][0]["minions"][0]["card"] == "munchkin/sword-lord"
     assert store.binding("04FFEE").card == "munchkin/sword-lord"
+
+
+def test_bulk_enrolment_at_a_zone_binds_instead_of_playing(table: Any) -> None:
+    service, recorder, store = table
+    service.start_enrolment("base-3", "core/dinosaurs", owner="Ann")
+    reader(service, "base-3").place("04E001")
+    eventually(lambda: store.binding("04E001") is not None)
+    assert store.binding("04E001").card == "core/king-rex"
+    reader(service, "base-3").place("TC")  # already bound: named, not rebound
+    eventually(lambda: len(service.enrolment_messages) == 3)
+    assert "already Topper Chopper" in service.enrolment_messages[-1]
+    assert "not rebound" in service.enrolment_messages[-1]
+    assert service.live.game.state.header.tags["04E001"].card == "core/king-rex"
+    assert service.document()["bases"] == []
+    service.stop_enrolment()

@@ -126,6 +126,12 @@ class Reader(ABC):
     @abstractmethod
     def stop(self, timeout: float = 3.0) -> None: ...
 
+    def reopen(self) -> None:
+        """Close and open the reader again (a person asked, from the readers page)."""
+        self.stop()
+        self.health.reopened()
+        self.start()
+
     def write_card_id(self, uid: str, card_id: str) -> bool:
         """Write an NDEF record naming ``card_id`` to the tag ``uid`` now on this reader.
         Returns False where the driver cannot write (the uid alone still identifies it)."""
