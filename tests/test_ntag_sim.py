@@ -1,0 +1,90 @@
+"""The NTAG213/215 simulator, byte by byte (no nfcpy threads)."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.readers.ndef_card import decode_card_id, encode_card_id
+from companion.readers.ntag_sim import NtagCard, SimZone
+
+UID = "04A1B2C3D4E5F6"
+
+
+@pytest.fixture
+def zone() -> SimZone:
+    antenna = SimZone("base-1")
+    yield antenna
+    antenna.close()
+
+
+def frame(zone: SimZone, hex_frame: str) -> bytes | None:
+    return zone.handle(b"106A " + hex_frame.encode())
+
+
+def activate(zone: SimZone) -> None:
+    assert frame(zone, "26") == b"106A 4400"
+    cl1 = frame(zone, "9320")
+    assert cl1 == b"106A 8804a1b29f"  # cascade tag, uid0-2, BCC0 = 88^04^A1^B2
+    assert frame(zone, "9370" + cl1[5:].decode()) == b"106A 04"
+    cl2 = frame(zone, "9520")
+    assert cl2 == b"106A c3d4e5f604"  # uid3-6, BCC1 = C3^D4^E5^F6
+    assert frame(zone, "9570" + cl2[5:].decode()) == b"106A 00"
+
+
+def test_memory_map_of_an_ntag213() -> None:
+    card = NtagCard.for_card(UID)
+    assert card.pages == 45
+    assert card.read(0)[:9] == bytes.fromhex("04A1B29F C3D4E5F6 04".replace(" ", ""))
+    assert card.read(3)[:4] == bytes.fromhex("E1101200")  # capability container, 144 bytes
+    assert card.read(4)[:3] == bytes.fromhex("0300FE")  # an empty NDEF message
+    assert NtagCard.for_card(UID, model="NTAG215").read(3)[:4] == bytes.fromhex("E1103E00")
+
+
+def test_read_rolls_over_at_the_end_of_memory() -> None:
+    card = NtagCard.for_card(UID)
+    assert card.read(44)[4:8] == card.read(0)[:4]
+
+
+def test_empty_antenna_answers_polls_with_rfoff_at_once(zone: SimZone) -> None:
+    assert frame(zone, "26") == b"RFOFF"
+    assert zone.handle(b"106B 050010") == b"RFOFF"
+    quiet = SimZone("quiet", fast_empty=False)
+    assert quiet.handle(b"106A 26") is None
+    quiet.close()
+
+
+def test_anticollision_select_and_commands(zone: SimZone) -> None:
+    zone.place(NtagCard.for_card(UID, "munchkin/fence"))
+    activate(zone)
+    assert frame(zone, "60") == b"106A 0004040201000f03"  # GET_VERSION: NTAG213
+    assert len(bytes.fromhex(frame(zone, "3000")[5:].decode())) == 16
+    fast = bytes.fromhex(frame(zone, "3A0405")[5:].decode())
+    assert fast[:2] == bytes([0x03, len(encode_card_id("munchkin/fence"))])
+    assert frame(zone, "3C00") == b"106A " + b"00" * 32
+    assert frame(zone, "3902") == b"106A 000000"
+    assert frame(zone, "A20611223344") == b"106A 0a"  # WRITE acknowledged
+    assert zone.card is not None and zone.card.read(6)[:4] == bytes.fromhex("11223344")
+
+
+def test_unknown_command_goes_mute_and_back_to_idle(zone: SimZone) -> None:
+    zone.place(NtagCard.for_card(UID))
+    activate(zone)
+    assert frame(zone, "1A00") is None  # nfcpy's Ultralight C probe
+    assert frame(zone, "3000") is None  # idle now: needs REQA again
+    activate(zone)
+    assert zone.handle(b"RFOFF") is None
+    assert frame(zone, "9320") is None
+
+
+def test_writes_cannot_touch_the_uid_or_config_pages(zone: SimZone) -> None:
+    zone.place(NtagCard.for_card(UID))
+    activate(zone)
+    assert frame(zone, "A20000000000") is None
+
+
+def test_ndef_round_trip_and_garbage() -> None:
+    assert decode_card_id(encode_card_id("oops/sheriff")) == "oops/sheriff"
+    assert decode_card_id(b"\xd1\x01\x03T\x02en") is None
+    assert decode_card_id(b"\xff\x00") is None
+    garbled = NtagCard.garbled(UID)
+    assert garbled.read(4)[:2] == bytes([0x03, 0x05])
