@@ -88,3 +88,17 @@ def test_ndef_round_trip_and_garbage() -> None:
     assert decode_card_id(b"\xff\x00") is None
     garbled = NtagCard.garbled(UID)
     assert garbled.read(4)[:2] == bytes([0x03, 0x05])
+
+
+def test_antenna_ports_are_never_named_services() -> None:
+    # nfcpy reads the port back through getnameinfo: a named port ("tfido") would break it.
+    import socket
+
+    zones = [SimZone(f"z{n}") for n in range(20)]
+    try:
+        for antenna in zones:
+            with pytest.raises(OSError):
+                socket.getservbyport(antenna.port)
+    finally:
+        for antenna in zones:
+            antenna.close()

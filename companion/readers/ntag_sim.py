@@ -157,8 +157,7 @@ class SimZone:
         """Bind the same port again (the reader is back)."""
         if self._socket is not None:
             return
-        sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-        sock.bind(("127.0.0.1", self._port))
+        sock = _bind(self._port)
         self._port = sock.getsockname()[1]
         self._socket = sock
         self._stop = threading.Event()
@@ -232,6 +231,27 @@ class SimZone:
         if answer is None:
             self._state = "idle"  # an NTAG goes mute on what it does not know
         return answer
+
+
+def _bind(port: int) -> socket.socket:
+    """A UDP socket on 127.0.0.1. An ephemeral port must not be a named service: nfcpy's
+    udp driver turns the port back into a number through getnameinfo without NI_NUMERICSERV,
+    so port 60177 comes back as "tfido" and nfcpy fails."""
+    for _ in range(50):
+        sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        sock.bind(("127.0.0.1", port))
+        if port or not _named(sock.getsockname()[1]):
+            return sock
+        sock.close()
+    raise OSError("no unnamed UDP port found for the simulator")
+
+
+def _named(port: int) -> bool:
+    try:
+        socket.getservbyport(port)
+    except OSError:
+        return False
+    return True
 
 
 class Simulator:

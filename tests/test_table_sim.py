@@ -1,0 +1,94 @@
+"""The whole simulated table: five nfcpy zones on the simulator, the tap filter, the tracker
+and a real SQLite file, started as ``companion serve --simulate`` starts it."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from companion.cli_table import open_table
+from companion.config import TableConfig
+from companion.readers.ntag_sim import NtagCard, Simulator
+from companion.service import TableService
+
+
+def eventually(check: Callable[[], bool], timeout: float = 4.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not check():
+        assert time.monotonic() < deadline, "condition not met before the deadline"
+        time.sleep(0.01)
+
+
+@pytest.fixture
+def table(tmp_path: Path) -> Iterator[TableService]:
+    service = open_table(TableConfig.simulated(), str(tmp_path / "table.db"), simulate=True)
+    service.start()
+    yield service
+    service.stop()
+    service.live.store.close()
+
+
+def tag_of(service: TableService, card_id: str, owner: str | None = None) -> str:
+    for uid, binding in service.live.game.state.header.tags.items():
+        if binding.card == card_id:
+            return uid
+    # not enrolled: a fresh tag whose NDEF record names the card
+    return f"04F0{abs(hash(card_id)) % 16**10:010X}"
+
+
+def tap(simulator: Simulator, zone: str, uid: str, card_id: str) -> None:
+    antenna = simulator.zone(zone)
+    antenna.place(NtagCard.for_card(uid, card_id))
+
+
+def test_cards_tapped_on_simulated_readers_play_the_game(table: TableService) -> None:
+    simulator = table.context.simulator
+    tap(simulator, "base-1", "04A0000000B001", "munchkin/treehouse")
+    eventually(lambda: [b["card"] for b in table.document()["bases"]] == ["munchkin/treehouse"])
+    simulator.zone("base-1").lift()
+    for n in range(2):
+        tap(simulator, "base-1", f"04A0000000C00{n}", "munchkin/hippogriff")
+        eventually(lambda n=n: len(table.document()["bases"][0]["monsters"]) == n + 1)
+        simulator.zone("base-1").lift()
+    tap(simulator, "base-1", "04A0000000D001", "munchkin/sword-lord")
+    eventually(lambda: table.document()["bases"][0]["power"] == {"Ann": 5})
+    base = table.document()["bases"][0]
+    assert (base["printed_breakpoint"], base["breakpoint"]) == (15, 21)
+    simulator.zone("base-1").lift()
+    tap(simulator, "discard", "04A0000000D001", "munchkin/sword-lord")
+    eventually(lambda: table.document()["bases"][0]["minions"] == [])
+    reads = table.live.store.db.execute("SELECT count(*) FROM reads").fetchone()[0]
+    assert reads >= 8  # every raw read is stored, arrivals and departures
+    assert all(h.state == "ok" for h in table.health())
+
+
+def test_a_card_flapping_at_20_hz_is_one_tap(table: TableService) -> None:
+    simulator = table.context.simulator
+    tap(simulator, "base-2", "04A0000000B002", "munchkin/the-mines")
+    eventually(lambda: bool(table.document()["bases"]))
+    simulator.zone("base-2").lift()
+    card = NtagCard.for_card("04A0000000D002", "munchkin/topper-chopper")
+    started = time.monotonic()
+    while time.monotonic() - started < 2.0:
+        simulator.zone("base-2").place(card)
+        time.sleep(0.025)
+        simulator.zone("base-2").lift()
+        time.sleep(0.025)
+    simulator.zone("base-2").place(card)
+    eventually(lambda: len(table.document()["bases"][0]["minions"]) == 1)
+    time.sleep(0.5)  # let any late duplicate arrive: there must be none
+    assert len(table.document()["bases"][0]["minions"]) == 1
+    assert table.document()["prompts"] == []
+
+
+def test_an_unknown_tag_gives_a_prompt_not_a_crash(table: TableService) -> None:
+    simulator = table.context.simulator
+    tap(simulator, "base-1", "04A0000000B003", "munchkin/treehouse")
+    eventually(lambda: bool(table.document()["bases"]))
+    simulator.zone("base-1").lift()
+    simulator.zone("base-1").place(NtagCard.garbled("04DEAD00BEEF01"))
+    eventually(lambda: [p["kind"] for p in table.document()["prompts"]] == ["unknown-tag"])
+    assert table._worker is not None and table._worker.is_alive()
