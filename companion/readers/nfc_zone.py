@@ -109,7 +109,7 @@ class NfcZoneReader(Reader):
         while not self._stop.is_set():
             try:
                 self._open()
-            except Exception as exc:  # noqa: BLE001 - nfcpy raises more than OSError here
+            except Exception as exc:  # nfcpy raises more than OSError here
                 self.health.failed(f"cannot open {self.path}: {exc}")
                 self._stop.wait(delay)
                 delay = min(delay * 2, BACKOFF_MAX)
