@@ -118,6 +118,14 @@ def faction(faction_id: str, spec: str, owner: str | None, write_ndef: bool, db:
     except CompanionError as exc:
         _fail(str(exc))
     with EventStore.open(db) as store:
+        if write_ndef and hasattr(reader, "write_on_arrival"):
+            # The record is written during the same tap, in the reader thread, to a tag
+            # that is not bound yet: the card it is about to be bound to.
+            def next_card_for(uid: str) -> str | None:
+                card = enrolment.next_card()
+                return card.id if card is not None and store.binding(uid) is None else None
+
+            reader.write_on_arrival = next_card_for
         reader.start()
         try:
             click.echo(enrolment.prompt())
@@ -125,19 +133,9 @@ def faction(faction_id: str, spec: str, owner: str | None, write_ndef: bool, db:
                 read = reads.get()
                 if read.kind != "arrived":
                     continue
-                card = enrolment.next_card()
                 click.echo(enrolment.read(read.uid, store, catalogue))
-                if (
-                    write_ndef
-                    and card is not None
-                    and enrolment.bound[-1:] == [(read.uid, card.id)]
-                ):
-                    written = reader.write_card_id(read.uid, card.id)
-                    click.echo(
-                        "  NDEF record written."
-                        if written
-                        else "  (NDEF not written: the uid alone identifies the card.)"
-                    )
+                if write_ndef and read.card is not None:
+                    click.echo(f"  its NDEF record names {read.card}")
         except KeyboardInterrupt:
             click.echo(f"\nstopped: {len(enrolment.bound)} cards enrolled")
         finally:

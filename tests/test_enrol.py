@@ -94,3 +94,62 @@ def test_import_checks_everything_first_and_reports_conflicts(
     (tmp_path / "junk.json").write_text("{")
     with pytest.raises(EnrolError, match="cannot read it"):
         import_bindings(tmp_path / "junk.json", store, catalogue)
+
+
+def test_enrol_a_faction_by_tapping_on_a_real_nfcpy_reader(
+    tmp_path: Path, catalogue: Catalogue
+) -> None:
+    import threading
+    import time
+
+    from companion.readers.ndef_card import decode_card_id
+    from companion.readers.ntag_sim import NtagCard, Simulator
+
+    simulator = Simulator()
+    antenna = simulator.add_zone("enrol")
+    db = str(tmp_path / "tags.db")
+    outcome: dict[str, object] = {}
+
+    def run() -> None:
+        outcome["result"] = CliRunner().invoke(
+            main,
+            [
+                "enrol",
+                "faction",
+                "core/dinosaurs",
+                "--reader",
+                f"nfc:{antenna.path}",
+                "--owner",
+                "Ann",
+                "--db",
+                db,
+            ],
+        )
+
+    command = threading.Thread(target=run)
+    command.start()
+    tags = [NtagCard.for_card(f"04D1{n:010X}") for n in range(20)]
+    try:
+        for n, tag in enumerate(tags):
+            antenna.place(tag)
+            deadline = time.monotonic() + 5
+            while True:
+                with EventStore.open(db) as store:
+                    if len(store.bindings()) > n:
+                        break
+                assert time.monotonic() < deadline, f"card {n} was not enrolled"
+                time.sleep(0.02)
+            antenna.lift()
+            time.sleep(0.45)  # the reader notices the removal before the next card
+        command.join(timeout=10)
+    finally:
+        simulator.close()
+    result = outcome["result"]
+    assert result.exit_code == 0, result.output
+    assert "All 20 cards are enrolled." in result.output
+    with EventStore.open(db) as store:
+        assert store.binding(tags[0].uid_hex).card == "core/king-rex"
+        assert store.binding(tags[0].uid_hex).owner == "Ann"
+    # each tag now carries the NDEF record naming its card, so any table knows it
+    ndef_area = bytes(tags[0].memory[18 : 18 + tags[0].memory[17]])
+    assert decode_card_id(ndef_area) == "core/king-rex"

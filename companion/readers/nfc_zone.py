@@ -19,6 +19,7 @@ import logging
 import socket
 import threading
 import time
+from collections import deque
 from collections.abc import Callable
 from typing import Any
 
@@ -31,8 +32,10 @@ log = logging.getLogger(__name__)
 
 BACKOFF_FIRST = 0.1
 BACKOFF_MAX = 0.5
-ITERATIONS = 1
-INTERVAL = 0.05
+# Two polls a round, at least 10 ms apart: a round is ~10 ms (terminate is checked each round),
+# and an empty antenna is not polled in a busy loop.
+ITERATIONS = 2
+INTERVAL = 0.01
 
 
 class ReaderGone(Exception):
@@ -66,6 +69,8 @@ class NfcZoneReader(Reader):
         self._gone = False
         self._writes: dict[str, str] = {}
         self._written = threading.Condition()
+        #: milliseconds from nfcpy handing us an activated tag to the read reaching the sink
+        self.connect_ms: deque[float] = deque(maxlen=1000)
         #: decides, in the reader thread when a tag arrives, which card id to write to it
         self.write_on_arrival: Callable[[str], str | None] | None = None
 
@@ -181,6 +186,13 @@ class NfcZoneReader(Reader):
         return self._stop.is_set() or self._reopen.is_set() or self._gone
 
     def _on_connect(self, tag: Any) -> bool:
+        started = time.perf_counter()
+        try:
+            return self._connected(tag)
+        finally:
+            self.connect_ms.append((time.perf_counter() - started) * 1000)
+
+    def _connected(self, tag: Any) -> bool:
         uid = bytes(tag.identifier).hex().upper()
         self._write_pending(tag, uid)
         if self._unsure:
