@@ -103,6 +103,10 @@ class TableService:
 
     def document(self) -> dict[str, Any]:
         """The current state document (built once per version)."""
+        return self.snapshot()[1]
+
+    def snapshot(self) -> tuple[int, dict[str, Any]]:
+        """The version and the state document of that version, read together."""
         with self._lock:
             version = self.version
             if self._document is None or self._document[0] != version:
@@ -110,7 +114,7 @@ class TableService:
                     version,
                     state_document(self.live.game.state, self.live.game.catalogue),
                 )
-            return self._document[1]
+            return self._document
 
     def listen(self, listener: Callable[[Change], None]) -> Callable[[], None]:
         """Call ``listener`` after every applied line; returns a function that stops it."""
