@@ -116,6 +116,14 @@ class TableService:
                 )
             return self._document
 
+    def replace_game(self, live: LiveGame) -> None:
+        """A new game starts at this table (the readers keep running)."""
+        with self._lock:
+            self.live = live
+            self._document = None
+            self.enrolment = None
+            self._announce(Outcome(live.game.state, (), True))
+
     def listen(self, listener: Callable[[Change], None]) -> Callable[[], None]:
         """Call ``listener`` after every applied line; returns a function that stops it."""
         with self._lock:
