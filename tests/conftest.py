@@ -1,11 +1,22 @@
 from __future__ import annotations
 
+import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from flask.testing import FlaskClient
 
 from companion.cards import Catalogue, build_catalogue, load_catalogue
+from companion.service import TableService
+from companion.session import LiveGame
+from companion.store import EventStore
+from tests.tapes import HEADER as TAPE_HEADER
+from web import TOKEN_HEADER, create_app
+
+TOKEN = "s3cret-token"
+AUTH = {TOKEN_HEADER: TOKEN}
 
 
 @pytest.fixture(scope="session")
@@ -42,3 +53,22 @@ def mini_catalogue(cards: list[dict[str, Any]], factions: list[str] | None = Non
         padded.extend(faction_cards("t", name, mine))
     document = {"set": "t", "name": "Test set", "factions": faction_docs, "cards": padded}
     return build_catalogue([(Path("t.json"), document)])
+
+
+@pytest.fixture
+def service(catalogue: Catalogue) -> Iterator[TableService]:
+    store = EventStore.memory()
+    table = TableService(
+        LiveGame.start(store, TAPE_HEADER, catalogue),
+        {z: "mock:" for z in TAPE_HEADER["zones"]},
+        clock=time.monotonic,
+    )
+    table.start()
+    yield table
+    table.stop()
+    store.close()
+
+
+@pytest.fixture
+def client(service: TableService) -> FlaskClient:
+    return create_app(service=service, token=TOKEN).test_client()

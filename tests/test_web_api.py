@@ -6,7 +6,6 @@ from __future__ import annotations
 import http.client
 import json
 import threading
-import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -14,34 +13,10 @@ import pytest
 from flask.testing import FlaskClient
 from werkzeug.serving import make_server
 
-from companion.cards import Catalogue
 from companion.service import TableService
-from companion.session import LiveGame
-from companion.store import EventStore
+from tests.conftest import AUTH, TOKEN
 from tests.tapes import HEADER
 from web import TOKEN_HEADER, create_app
-
-TOKEN = "s3cret-token"
-AUTH = {TOKEN_HEADER: TOKEN}
-
-
-@pytest.fixture
-def service(catalogue: Catalogue) -> Iterator[TableService]:
-    store = EventStore.memory()
-    table = TableService(
-        LiveGame.start(store, HEADER, catalogue),
-        {z: "mock:" for z in HEADER["zones"]},
-        clock=time.monotonic,
-    )
-    table.start()
-    yield table
-    table.stop()
-    store.close()
-
-
-@pytest.fixture
-def client(service: TableService) -> FlaskClient:
-    return create_app(service=service, token=TOKEN).test_client()
 
 
 def post_input(client: FlaskClient, line: dict[str, Any], version: int, **headers: str) -> Any:

@@ -1,33 +1,31 @@
-"""The tablet dashboard's server: a Flask application factory with the running table injected.
+"""The tablet dashboard: a Flask app over one running table (``companion.service``).
 
-Views only adapt HTTP to :class:`companion.service.TableService` and back; the service owns the
-game. Viewing is open; every state-changing request needs the table's control token in the
-``X-Companion-Token`` header.
+:func:`create_app` builds it with its services injected; :func:`serve` runs it. The JSON API
+is the contract in ``web/README.md``.
 """
 
 from __future__ import annotations
 
-import hmac
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from flask import Flask, g, jsonify, request
-from werkzeug.exceptions import HTTPException
+from flask import Flask
 
-from companion.errors import CompanionError
 from companion.service import TableService
-from companion.tracker import Rejected
+from web.auth import HEADER as TOKEN_HEADER
+from web.table import EXTENSION, Table
+from web.tokens import load_or_create_token
 
-TOKEN_HEADER = "X-Companion-Token"
+if TYPE_CHECKING:
+    from web.demo import DemoPlayer
 
+__all__ = ["TOKEN_HEADER", "Table", "create_app", "load_or_create_token", "serve"]
 
-class ApiError(Exception):
-    """An error answered as ``{"error": message}`` with a 4xx/5xx status."""
-
-    def __init__(self, status: int, message: str) -> None:
-        super().__init__(message)
-        self.status = status
-        self.message = message
+DEFAULTS: dict[str, Any] = {
+    "SSE_PING_SECONDS": 15.0,
+    "JSON_SORT_KEYS": False,
+    "MAX_CONTENT_LENGTH": 1 << 20,
+}
 
 
 def create_app(
@@ -36,61 +34,37 @@ def create_app(
     service: TableService,
     token: str,
     simulated: bool = False,
+    demo: DemoPlayer | None = None,
 ) -> Flask:
+    """The dashboard for ``service``; POSTs need ``token`` in ``X-Companion-Token``."""
+    if not token:
+        raise ValueError("the dashboard needs a control token (see load_or_create_token)")
     app = Flask(__name__)
-    app.config.update(TOKEN=token, SIMULATED=simulated, SSE_PING_SECONDS=15.0)
-    if config:
+    app.config.update(DEFAULTS)
+    if config is not None:
         app.config.update(config)
-    app.extensions["table"] = service
+    app.json.sort_keys = False  # type: ignore[attr-defined]
+    app.extensions[EXTENSION] = Table(service, token=token, simulated=simulated, demo=demo)
 
-    from web import api, events, readers, sim
+    from web import api, auth, enrol, errors, history, live, readers, setup, sim
 
-    app.register_blueprint(api.bp)
-    app.register_blueprint(events.bp)
-    app.register_blueprint(readers.bp)
-    app.register_blueprint(sim.bp)
-
-    @app.before_request
-    def check_token() -> None:
-        g.table = service
-        if request.method in ("POST", "PUT", "PATCH", "DELETE"):
-            sent = request.headers.get(TOKEN_HEADER, "")
-            if not sent:
-                raise ApiError(
-                    401,
-                    f"this needs the table's control token in {TOKEN_HEADER}; "
-                    "`companion token` prints it",
-                )
-            if not hmac.compare_digest(sent.encode(), app.config["TOKEN"].encode()):
-                raise ApiError(401, "wrong control token; `companion token` prints the right one")
-
-    @app.errorhandler(ApiError)
-    def api_error(error: ApiError) -> Any:
-        return jsonify(error=error.message), error.status
-
-    @app.errorhandler(Rejected)
-    def rejected(error: Rejected) -> Any:
-        return jsonify(error=str(error)), 409
-
-    @app.errorhandler(CompanionError)
-    def refused(error: CompanionError) -> Any:
-        return jsonify(error=str(error)), 400
-
-    @app.errorhandler(HTTPException)
-    def http_error(error: HTTPException) -> Any:
-        return jsonify(error=error.description or error.name), error.code or 500
-
+    errors.init_app(app)
+    auth.init_app(app)
+    for module in (live, api, setup, history, enrol, readers, sim):
+        app.register_blueprint(module.bp)
     return app
 
 
-def table() -> TableService:
-    service: TableService = g.table
-    return service
+def serve(
+    service: TableService,
+    *,
+    host: str,
+    port: int,
+    token: str,
+    simulated: bool,
+    demo: DemoPlayer | None = None,
+) -> None:
+    """Run the dashboard until interrupted (see :func:`web.server.serve`)."""
+    from web.server import serve as run
 
-
-def json_body() -> dict[str, Any]:
-    """The request's JSON object. :raises ApiError: 400 for anything else."""
-    data = request.get_json(silent=True)
-    if not isinstance(data, dict):
-        raise ApiError(400, "send a JSON object (Content-Type: application/json)")
-    return data
+    run(service, host=host, port=port, token=token, simulated=simulated, demo=demo)

@@ -1,34 +1,66 @@
-"""The table's state and its inputs: ``GET /api/state``, ``POST /api/input``."""
+"""The catalogue and the API's own description."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, current_app, jsonify
+from flask import Blueprint, Response, jsonify, request
 
-from companion.service import TableService
-from web import ApiError, json_body, table
+from companion.cards import CARD_TYPES, Card, slug
+from web.errors import BadRequest
+from web.openapi import spec
+from web.table import table
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 
-def state_payload(service: TableService, simulated: bool) -> dict[str, Any]:
-    version, document = service.snapshot()
-    return {"version": version, "state": document, "simulated": simulated}
+def card_summary(card: Card) -> dict[str, Any]:
+    return {
+        "id": card.id,
+        "name": card.name,
+        "type": card.type,
+        "faction": card.faction,
+        "power": card.power,
+        "copies": card.copies,
+    }
 
 
-@bp.get("/state")
-def state() -> Any:
-    return jsonify(state_payload(table(), bool(current_app.config["SIMULATED"])))
+@bp.get("/cards")
+def cards() -> Response:
+    catalogue = table().service.live.game.catalogue
+    set_id = request.args.get("set") or None
+    faction = request.args.get("faction") or None
+    card_type = request.args.get("type") or None
+    if set_id is not None and set_id not in catalogue.sets:
+        raise BadRequest(f"unknown set {set_id!r}; sets: {', '.join(catalogue.sets)}")
+    if card_type is not None and card_type not in CARD_TYPES:
+        raise BadRequest(f"unknown type {card_type!r}; types: {', '.join(CARD_TYPES)}")
+    if faction is not None and not any(
+        faction in (f.id, f.name) or slug(f.name) == slug(faction)
+        for f in catalogue.factions.values()
+    ):
+        raise BadRequest(f"unknown faction {faction!r}; see /api/factions")
+    chosen = catalogue.select(set_id=set_id, faction=faction, card_type=card_type)
+    return jsonify(cards=[card_summary(card) for card in chosen])
 
 
-@bp.post("/input")
-def submit() -> Any:
-    body = json_body()
-    line, version = body.get("line"), body.get("version")
-    if not isinstance(line, dict):
-        raise ApiError(400, '"line" must be a tape event object, e.g. {"input": "end-turn"}')
-    if not isinstance(version, int) or isinstance(version, bool):
-        raise ApiError(400, '"version" must be the state version you saw (a whole number)')
-    outcome = table().submit(line, seen_version=version)
-    return jsonify(version=table().version, events=list(outcome.events), changed=outcome.changed)
+@bp.get("/factions")
+def factions() -> Response:
+    catalogue = table().service.live.game.catalogue
+    return jsonify(
+        factions=[
+            {
+                "id": f.id,
+                "name": f.name,
+                "set": f.set,
+                "set_name": catalogue.sets[f.set].name,
+                "bases": list(f.bases),
+            }
+            for f in catalogue.factions.values()
+        ]
+    )
+
+
+@bp.get("/openapi.json")
+def openapi() -> Response:
+    return jsonify(spec())

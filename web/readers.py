@@ -1,26 +1,38 @@
-"""Reader health per zone, and reopening a reader (``/api/readers``)."""
+"""The readers screen: each zone's health, and reopening a reader that went quiet."""
 
 from __future__ import annotations
 
 from dataclasses import asdict
 from typing import Any
 
-from flask import Blueprint, jsonify
+from flask import Blueprint, Response, jsonify, render_template
 
-from web import ApiError, table
+from companion.readers import HealthSnapshot
+from web.errors import NotFound
+from web.table import table
 
-bp = Blueprint("readers", __name__, url_prefix="/api/readers")
-
-
-@bp.get("")
-def health() -> Any:
-    return jsonify(readers=[asdict(snapshot) for snapshot in table().health()])
+bp = Blueprint("readers", __name__)
 
 
-@bp.post("/<zone>/reopen")
-def reopen(zone: str) -> Any:
-    reader = table().readers.get(zone)
+def health_document(snapshot: HealthSnapshot) -> dict[str, Any]:
+    return asdict(snapshot)
+
+
+@bp.get("/readers")
+def page() -> str:
+    return render_template("readers.html")
+
+
+@bp.get("/api/readers")
+def health() -> Response:
+    return jsonify(readers=[health_document(h) for h in table().service.health()])
+
+
+@bp.post("/api/readers/<zone>/reopen")
+def reopen(zone: str) -> Response:
+    readers = table().service.readers
+    reader = readers.get(zone)
     if reader is None:
-        raise ApiError(404, f"no reader at zone {zone!r}; zones: {', '.join(table().readers)}")
+        raise NotFound(f"unknown zone {zone!r}; zones: {', '.join(readers)}")
     reader.reopen()
-    return jsonify(zone=zone, reopening=True)
+    return jsonify(health_document(reader.health.snapshot()))

@@ -1,70 +1,94 @@
-"""The virtual table of a simulated table: its cards, placed on and lifted from the simulated
-antennas, so the taps go through the real nfcpy reader path (``/api/sim``)."""
+"""The simulated table's cards (placed and lifted from the tablet) and the self-playing demo.
+
+Only a simulated table has these: on a real table they answer 404.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from flask import Blueprint, Response, jsonify
 
-from flask import Blueprint, current_app, jsonify
+from web.body import json_body, uid_field
+from web.demo import DemoPlayer
+from web.errors import BadRequest, NotFound
+from web.table import Table, table
+from web.virtual import NoSimZone, VirtualTable
 
-from web import ApiError, json_body, table
-
-bp = Blueprint("sim", __name__, url_prefix="/api/sim")
-
-
-@bp.before_request
-def simulated_only() -> None:
-    if not current_app.config["SIMULATED"]:
-        raise ApiError(
-            404,
-            "this table has real readers: the virtual table is only for "
-            "`companion demo` and `companion serve --simulate`",
-        )
+bp = Blueprint("sim", __name__, url_prefix="/api")
 
 
-@bp.get("/cards")
-def cards() -> Any:
-    service = table()
-    catalogue = service.live.game.catalogue
-    tags = service.live.game.state.header.tags
+def virtual() -> VirtualTable:
+    running = table()
+    if not running.simulated:
+        raise NotFound("this table has real readers, not simulated ones: place real cards")
+    return VirtualTable(running.service)
+
+
+@bp.get("/sim/cards")
+def cards() -> Response:
+    """The running game's tags, with their cards and owners and where each lies now."""
+    board = virtual()
+    live = board.service.live
+    catalogue = live.game.catalogue
+    lying = board.where()
     return jsonify(
         cards=[
             {
                 "uid": uid,
                 "card": binding.card,
-                "name": catalogue[binding.card].name,
-                "type": catalogue[binding.card].type,
+                "name": catalogue[binding.card].name if binding.card in catalogue else None,
+                "type": catalogue[binding.card].type if binding.card in catalogue else None,
                 "owner": binding.owner,
+                "zone": lying.get(uid),
             }
-            for uid, binding in sorted(tags.items())
+            for uid, binding in live.game.state.header.tags.items()
         ]
     )
 
 
-def _antenna(zone: str) -> Any:
-    service = table()
-    if zone not in service.readers:
-        raise ApiError(404, f"no zone {zone!r}; zones: {', '.join(service.readers)}")
-    simulator = service.context.simulator
-    if zone not in simulator.zones:
-        raise ApiError(404, f"zone {zone!r} has a real reader, not a simulated one")
-    return simulator.zone(zone)
+@bp.post("/sim/<zone>/place")
+def place(zone: str) -> Response:
+    board = virtual()
+    uid = uid_field(json_body())
+    try:
+        card = board.place(zone, uid)
+    except NoSimZone as exc:
+        raise NotFound(str(exc)) from None
+    except ValueError as exc:
+        raise BadRequest(str(exc)) from None
+    return jsonify(zone=zone, uid=uid, card=card)
 
 
-@bp.post("/<zone>/place")
-def place(zone: str) -> Any:
-    from companion.readers.ntag_sim import NtagCard
-
-    antenna = _antenna(zone)
-    uid = json_body().get("uid")
-    tags = table().live.game.state.header.tags
-    if not isinstance(uid, str) or uid.upper() not in tags:
-        raise ApiError(400, '"uid" must be the tag of one of the virtual table\'s cards')
-    antenna.place(NtagCard.for_card(uid.upper(), tags[uid.upper()].card))
-    return jsonify(zone=zone, placed=uid.upper())
+@bp.post("/sim/<zone>/lift")
+def lift(zone: str) -> Response:
+    board = virtual()
+    json_body()
+    try:
+        uid = board.lift(zone)
+    except NoSimZone as exc:
+        raise NotFound(str(exc)) from None
+    return jsonify(zone=zone, lifted=uid)
 
 
-@bp.post("/<zone>/lift")
-def lift(zone: str) -> Any:
-    card = _antenna(zone).lift()
-    return jsonify(zone=zone, lifted=card.uid_hex if card is not None else None)
+def demo_of(running: Table) -> DemoPlayer:
+    if running.demo is None:
+        raise NotFound("no demo game is playing on this table (start one with `companion demo`)")
+    return running.demo
+
+
+@bp.get("/demo")
+def demo_status() -> Response:
+    return jsonify(demo_of(table()).status())
+
+
+@bp.post("/demo/pause")
+def pause() -> Response:
+    demo = demo_of(table())
+    demo.pause()
+    return jsonify(demo.status())
+
+
+@bp.post("/demo/resume")
+def resume() -> Response:
+    demo = demo_of(table())
+    demo.resume()
+    return jsonify(demo.status())

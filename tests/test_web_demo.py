@@ -1,0 +1,118 @@
+"""The self-playing demo through the virtual table, and the server around the app."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import random
+import threading
+import time
+from collections.abc import Callable, Iterator
+
+import pytest
+
+from companion.cards import Catalogue
+from companion.service import TableService
+from companion.session import LiveGame
+from companion.store import EventStore
+from tests.conftest import TOKEN
+from web import server
+from web.demo import DemoPlayer, demo_header
+from web.server import Dashboard
+
+
+def eventually(check: Callable[[], bool], timeout: float = 10.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not check():
+        assert time.monotonic() < deadline, "condition not met before the deadline"
+        time.sleep(0.01)
+
+
+@pytest.fixture
+def demo_table(catalogue: Catalogue) -> Iterator[TableService]:
+    """A demo game on mock zones, with a table clock running 100 times fast (taps are
+    debounced in table time, the demo waits in real time)."""
+    store = EventStore.memory()
+    header = demo_header(catalogue, zones=3)
+    live = LiveGame.start(store, header, catalogue)
+    start = time.monotonic()
+    service = TableService(
+        live,
+        {z: "mock:" for z in header["zones"]},
+        clock=lambda: start + (time.monotonic() - start) * 100,
+    )
+    service.start()
+    yield service
+    service.stop()
+    store.close()
+
+
+def fast_demo(service: TableService) -> DemoPlayer:
+    return DemoPlayer(
+        service,
+        rng=random.Random(7),
+        sleep=lambda seconds: time.sleep(min(seconds, 0.002)),
+        dwell=0.0,
+        think=(0.0, 0.0),
+        settle=1.0,
+    )
+
+
+def test_the_demo_plays_through_the_readers_and_pauses(demo_table: TableService) -> None:
+    demo = fast_demo(demo_table)
+    demo.start()
+    try:
+        eventually(lambda: demo.steps >= 25)
+        demo.pause()
+        time.sleep(0.1)
+        paused_at = demo.steps
+        time.sleep(0.2)
+        assert demo.steps <= paused_at + 1 and demo.status()["paused"] is True
+        demo.resume()
+        eventually(lambda: demo.steps > paused_at + 5)
+    finally:
+        demo.stop()
+    document = demo_table.document()
+    assert len(document["bases"]) == 3  # the bases came in through taps
+    kinds = {row[0] for row in demo_table.live.store.db.execute("SELECT kind FROM reads")}
+    assert {"arrived", "left"} <= kinds
+    assert not demo.status()["playing"]
+
+
+def test_the_demo_stops_when_another_game_starts(
+    demo_table: TableService, catalogue: Catalogue
+) -> None:
+    demo = fast_demo(demo_table)
+    demo.start()
+    eventually(lambda: demo.steps >= 3)
+    header = demo_header(catalogue, zones=2)
+    demo_table.replace_game(LiveGame.start(demo_table.live.store, header, catalogue))
+    assert demo._thread is not None
+    demo._thread.join(timeout=5)
+    assert not demo._thread.is_alive()
+    demo.stop()
+
+
+def test_the_dashboard_serves_and_stops(service: TableService) -> None:
+    dashboard = Dashboard(service, host="127.0.0.1", port=0, token=TOKEN, simulated=False)
+    assert dashboard.announcer is None  # never announced on loopback
+    thread = threading.Thread(target=dashboard.serve_forever, daemon=True)
+    thread.start()
+    try:
+        connection = http.client.HTTPConnection("127.0.0.1", dashboard.port, timeout=5)
+        connection.request("GET", "/api/state")
+        assert json.loads(connection.getresponse().read())["version"] == 0
+        connection.close()
+    finally:
+        dashboard.shutdown()
+        thread.join(timeout=5)
+        dashboard.close()
+    assert dashboard.table.closed.is_set()
+
+
+def test_mdns_failure_is_not_fatal(monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(host: str) -> str:
+        raise OSError("no network")
+
+    monkeypatch.setattr(server, "_lan_address", broken)
+    assert server.announce("0.0.0.0", 8000) is None

@@ -1,0 +1,216 @@
+"""The live stream on a real threaded server: resume, pings, many clients, clean unsubscribe."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import threading
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from flask import Flask
+from werkzeug.serving import make_server
+
+from companion.service import TableService
+from tests.conftest import AUTH, TOKEN
+from web import create_app
+from web.table import EXTENSION, Table
+
+PLAYERS = [
+    {"name": "Ann", "colour": "#e53935", "factions": ["munchkin/orcs", "core/ninjas"]},
+    {"name": "Ben", "colour": "#1e88e5", "factions": ["oops/cowboys", "core/robots"]},
+]
+
+
+def eventually(check: Callable[[], bool], timeout: float = 3.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not check():
+        assert time.monotonic() < deadline, "condition not met before the deadline"
+        time.sleep(0.01)
+
+
+@pytest.fixture
+def app(service: TableService) -> Flask:
+    return create_app(service=service, token=TOKEN, config={"SSE_PING_SECONDS": 0.2})
+
+
+@pytest.fixture
+def port(app: Flask) -> Iterator[int]:
+    httpd = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield httpd.server_port
+    app.extensions[EXTENSION].close()
+    httpd.shutdown()
+    thread.join(timeout=5)
+    httpd.server_close()
+
+
+class Stream:
+    """One EventSource-like client with a socket deadline."""
+
+    def __init__(self, port: int, path: str = "/api/events", **headers: str) -> None:
+        self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+        self.connection.request("GET", path, headers=headers)
+        self.response = self.connection.getresponse()
+        assert self.response.status == 200
+        assert self.response.getheader("Content-Type", "").startswith("text/event-stream")
+        assert self.response.getheader("Cache-Control") == "no-cache"
+
+    def line(self) -> str:
+        return self.response.readline().decode()
+
+    def event(self, *, pings: list[str] | None = None) -> dict[str, str]:
+        fields: dict[str, str] = {}
+        while True:
+            line = self.line()
+            if line == "":
+                raise EOFError("the stream ended")
+            line = line.rstrip("\n")
+            if line.startswith(":"):
+                if pings is not None:
+                    pings.append(line)
+                continue
+            if not line:
+                if fields:
+                    return fields
+                continue
+            key, _, value = line.partition(": ")
+            fields[key] = value
+
+    def state(self) -> tuple[int, dict[str, Any]]:
+        event = self.event()
+        assert event["event"] == "state"
+        return int(event["id"]), json.loads(event["data"])
+
+    def close(self) -> None:
+        self.response.close()  # the response holds the socket open too
+        self.connection.close()
+
+
+def test_every_message_is_id_event_and_the_state_json(port: int, service: TableService) -> None:
+    stream = Stream(port)
+    version, data = stream.state()
+    assert version == 0 and data["version"] == 0 and data["simulated"] is False
+    assert set(data) >= {"version", "state", "simulated", "colours", "game_id"}
+    assert data["colours"] == {"Ann": "#d62728", "Ben": "#1f77b4", "Cat": "#2ca02c"}
+    stream.close()
+
+
+def test_resume_by_query_string_for_eventsource_reconnects(
+    port: int, service: TableService
+) -> None:
+    service.submit({"tap": "B1", "zone": "base-1"})
+    service.submit({"tap": "TC", "zone": "base-1"})
+    stale = Stream(port, "/api/events?last=1")
+    assert stale.state()[0] == 2  # at once: it missed version 2
+    stale.close()
+    current = Stream(port, "/api/events?last=2")
+    service.submit({"input": "end-turn"})
+    version, data = current.state()
+    assert version == 3 and data["state"]["current_player"] == "Ben"
+    current.close()
+
+
+def test_the_header_wins_over_the_query_and_garbage_is_a_fresh_start(port: int) -> None:
+    fresh = Stream(port, "/api/events?last=0", **{"Last-Event-ID": "nonsense"})
+    assert fresh.state()[0] == 0
+    fresh.close()
+
+
+def test_quiet_tables_ping(port: int) -> None:
+    stream = Stream(port, "/api/events?last=0")
+    pings: list[str] = []
+    deadline = time.monotonic() + 3
+    while ": ping" not in pings:
+        assert time.monotonic() < deadline
+        line = stream.line().rstrip("\n")
+        if line.startswith(":"):
+            pings.append(line)
+    stream.close()
+
+
+def test_a_client_that_goes_away_is_unsubscribed(port: int, service: TableService) -> None:
+    before = len(service._listeners)
+    stream = Stream(port)
+    stream.state()
+    assert len(service._listeners) == before + 1
+    stream.close()
+    eventually(lambda: len(service._listeners) == before)  # noticed at the next ping
+
+
+def test_many_clients_each_get_every_change(port: int, service: TableService) -> None:
+    streams = [Stream(port) for _ in range(30)]
+    assert {s.state()[0] for s in streams} == {0}
+    service.submit({"tap": "B1", "zone": "base-1"})
+    service.submit({"tap": "TC", "zone": "base-1"})
+    for stream in streams:
+        seen = [stream.state()[0]]
+        if seen[-1] != 2:  # a slow client may have both changes coalesced into one message
+            seen.append(stream.state()[0])
+        assert seen[-1] == 2
+        stream.close()
+    eventually(lambda: len(service._listeners) == 0)
+
+
+def test_closing_the_table_ends_every_stream(app: Flask, port: int) -> None:
+    streams = [Stream(port) for _ in range(3)]
+    for stream in streams:
+        stream.state()
+    table: Table = app.extensions[EXTENSION]
+    table.close()
+    for stream in streams:
+        with pytest.raises(EOFError):
+            stream.event()
+        stream.close()
+
+
+def test_a_new_game_reaches_the_stream(port: int, service: TableService) -> None:
+    service.submit({"tap": "B1", "zone": "base-1"})
+    stream = Stream(port, **{"Last-Event-ID": "1"})
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+    body = json.dumps({"players": PLAYERS, "zones": 2})
+    headers = {**AUTH, "Content-Type": "application/json"}
+    connection.request("POST", "/api/games", body=body, headers=headers)
+    answer = connection.getresponse()
+    assert answer.status == 201
+    game_id = json.loads(answer.read())["game_id"]
+    version, data = stream.state()
+    assert version == 0 and data["game_id"] == game_id
+    assert data["colours"] == {"Ann": "#e53935", "Ben": "#1e88e5"}
+    assert [p["name"] for p in data["state"]["players"]] == ["Ann", "Ben"]
+    stream.close()
+    connection.close()
+
+
+def test_two_tablets_over_http_award_once(port: int, service: TableService) -> None:
+    for line in (
+        {"tap": "B3", "zone": "base-3"},
+        *[{"tap": t, "zone": "base-3"} for t in ("TC", "SL", "MT", "FE", "BH", "TP")],
+        {"input": "counter", "tag": "TP", "delta": 3},
+        {"input": "score", "zone": "base-3"},
+    ):
+        service.submit(line)
+    seen = service.version
+    statuses: list[int] = []
+    start = threading.Barrier(4)
+
+    def press() -> None:
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+        body = json.dumps({"line": {"input": "award"}, "version": seen})
+        start.wait()
+        connection.request(
+            "POST", "/api/input", body=body, headers={**AUTH, "Content-Type": "application/json"}
+        )
+        statuses.append(connection.getresponse().status)
+        connection.close()
+
+    threads = [threading.Thread(target=press) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=5)
+    assert sorted(statuses) == [200, 409, 409, 409]
+    assert len(service.document()["scorings"]) == 1

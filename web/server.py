@@ -1,0 +1,124 @@
+"""Running the dashboard: Werkzeug's threaded server, announced on the LAN over mDNS."""
+
+from __future__ import annotations
+
+import logging
+import socket
+from typing import TYPE_CHECKING, Any
+
+from werkzeug.serving import make_server
+
+from companion.service import TableService
+from web.table import EXTENSION, Table
+
+if TYPE_CHECKING:
+    from web.demo import DemoPlayer
+
+log = logging.getLogger(__name__)
+SERVICE_TYPE = "_http._tcp.local."
+SERVICE_NAME = "companion"
+LOCAL_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
+
+
+def serve(
+    service: TableService,
+    *,
+    host: str,
+    port: int,
+    token: str,
+    simulated: bool,
+    demo: DemoPlayer | None = None,
+) -> None:
+    """Serve until interrupted (KeyboardInterrupt ends it); the caller starts and stops the
+    service. Every event stream is ended and the mDNS announcement withdrawn on the way out."""
+    dashboard = Dashboard(
+        service, host=host, port=port, token=token, simulated=simulated, demo=demo
+    )
+    log.info("dashboard on http://%s:%d/", host, dashboard.port)
+    try:
+        dashboard.serve_forever()
+    finally:
+        dashboard.close()
+
+
+class Dashboard:
+    """The app on a threaded Werkzeug server, announced over mDNS unless on loopback."""
+
+    def __init__(
+        self,
+        service: TableService,
+        *,
+        host: str,
+        port: int,
+        token: str,
+        simulated: bool,
+        demo: DemoPlayer | None = None,
+    ) -> None:
+        from web import create_app
+
+        self.app = create_app(service=service, token=token, simulated=simulated, demo=demo)
+        self.server = make_server(host, port, self.app, threaded=True)
+        self.port = self.server.server_port
+        self.demo = demo
+        self.announcer = None if host in LOCAL_HOSTS else announce(host, self.port)
+        if demo is not None:
+            demo.start()
+
+    @property
+    def table(self) -> Table:
+        return self.app.extensions[EXTENSION]  # type: ignore[no-any-return]
+
+    def serve_forever(self) -> None:
+        self.server.serve_forever()
+
+    def shutdown(self) -> None:
+        """Stop :meth:`serve_forever` (from another thread)."""
+        self.server.shutdown()
+
+    def close(self) -> None:
+        self.table.close()
+        if self.demo is not None:
+            self.demo.stop()
+        self.server.server_close()
+        if self.announcer is not None:
+            withdraw(self.announcer)
+            self.announcer = None
+
+
+def _lan_address(host: str) -> str:
+    """The address to announce: ``host`` itself, or for a wildcard the LAN-facing one."""
+    if host not in ("0.0.0.0", "", "::"):
+        return socket.gethostbyname(host)
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        probe.connect(("192.0.2.1", 9))  # no packet is sent: this only picks the route
+        return str(probe.getsockname()[0])
+
+
+def announce(host: str, port: int) -> tuple[Any, Any] | None:
+    """Announce ``companion._http._tcp`` with zeroconf; None (and a warning) if that fails."""
+    try:
+        from zeroconf import ServiceInfo, Zeroconf
+
+        address = _lan_address(host)
+        info = ServiceInfo(
+            SERVICE_TYPE,
+            f"{SERVICE_NAME}.{SERVICE_TYPE}",
+            addresses=[socket.inet_aton(address)],
+            port=port,
+            properties={"path": "/"},
+            server=f"{socket.gethostname()}.local.",
+        )
+        zeroconf = Zeroconf()
+        zeroconf.register_service(info, allow_name_change=True)
+    except Exception as exc:  # no network, no multicast, a name clash: serve anyway
+        log.warning("not announced over mDNS (%s); open http://%s:%d/", exc, host, port)
+        return None
+    return zeroconf, info
+
+
+def withdraw(announcer: tuple[Any, Any]) -> None:
+    zeroconf, info = announcer
+    try:
+        zeroconf.unregister_service(info)
+    finally:
+        zeroconf.close()
