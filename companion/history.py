@@ -1,38 +1,12 @@
-"""Past games: VP over time (replayed from the stored log) and faction-pair win rates."""
+"""Past games: faction-pair win rates (VP over time is replayed in ``web/replay.py``)."""
 
 from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import Any
 
-from companion.cards import Catalogue
-from companion.store import EventStore, GameRecord
-from companion.tape import parse_header
-from companion.tracker import Game, Rejected
-
-
-@dataclass(frozen=True, slots=True)
-class VpPoint:
-    seq: int  #: the log line after which the VP were these
-    at: float | None
-    vp: tuple[int, ...]  #: by seat
-
-
-def vp_over_time(store: EventStore, game_id: int, catalogue: Catalogue) -> list[VpPoint]:
-    """VP after every line that changed anyone's VP (and at the start)."""
-    record = store.game(game_id)
-    game = Game(parse_header(record.header, catalogue), catalogue)
-    points = [VpPoint(0, 0.0, game.state.table.vp)]
-    for entry in store.log(game_id):
-        try:
-            game.apply(entry.line)
-        except Rejected:
-            break  # a log that no longer replays ends its chart where it stops
-        if game.state.table.vp != points[-1].vp:
-            points.append(VpPoint(entry.seq, entry.at, game.state.table.vp))
-    return points
+from companion.store import GameRecord
 
 
 def pair_of(record: GameRecord, player: str) -> tuple[str, ...]:
