@@ -182,22 +182,19 @@ class EventStore:
         cls, db: Database, name: str, clock: Callable[[], float], *, on_disk: bool
     ) -> EventStore:
         try:
-            app_id = _scalar(db, "PRAGMA application_id")
-            if app_id != APPLICATION_ID and (
-                app_id != 0 or _scalar(db, "SELECT count(*) FROM sqlite_master")
-            ):
-                raise StoreError(_foreign(name))  # e.g. tables only in another program's -wal
-            if on_disk:
-                mode = db.execute("PRAGMA journal_mode=WAL").fetchone()[0]
-                if mode != "wal":
-                    raise StoreError(f"{name}: cannot use write-ahead logging (mode {mode})")
-            db.execute("PRAGMA synchronous=FULL")
-            db.execute("PRAGMA foreign_keys=ON")
-            if app_id == 0:
-                # Stamp the file before anything else: migrations commit their bookkeeping
-                # table separately, and a power cut there must not leave a file we refuse.
-                db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-            migrations.apply(db)
+            for attempt in range(_SETUP_ATTEMPTS):
+                try:
+                    _prepare(db, name, on_disk=on_disk)
+                    break
+                except sqlite3.OperationalError as exc:
+                    # Two programs opening a new file at once race to create it; SQLite
+                    # refuses the later writer at once (a stale snapshot: no busy wait helps).
+                    racing = "locked" in str(exc) or "already exists" in str(exc)
+                    if not racing or attempt == _SETUP_ATTEMPTS - 1:
+                        raise
+                    if db.conn.in_transaction:
+                        db.execute("ROLLBACK")
+                    time.sleep(0.02 + 0.01 * attempt)
         except sqlite3.DatabaseError as exc:
             db.close()
             raise StoreError(f"{name} cannot be opened as the store ({exc})") from None
@@ -404,6 +401,31 @@ class EventStore:
 
 
 _GAME_COLUMNS = "id, game, header, players, started, ended, winner, winners"
+
+
+_SETUP_ATTEMPTS = 50
+
+
+def _prepare(db: Database, name: str, *, on_disk: bool) -> None:
+    """Check the file is ours (or new), set the pragmas, apply pending migrations."""
+    # One snapshot for both reads: another program may be creating this file now.
+    db.execute("BEGIN")
+    app_id = _scalar(db, "PRAGMA application_id")
+    tables = _scalar(db, "SELECT count(*) FROM sqlite_master")
+    db.execute("COMMIT")
+    if app_id != APPLICATION_ID and (app_id != 0 or tables):
+        raise StoreError(_foreign(name))  # e.g. tables only in another program's -wal
+    if on_disk:
+        mode = db.execute("PRAGMA journal_mode=WAL").fetchone()[0]
+        if mode != "wal":
+            raise StoreError(f"{name}: cannot use write-ahead logging (mode {mode})")
+    db.execute("PRAGMA synchronous=FULL")
+    db.execute("PRAGMA foreign_keys=ON")
+    if app_id == 0:
+        # Stamp the file before anything else: migrations commit their bookkeeping
+        # table separately, and a power cut there must not leave a file we refuse.
+        db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+    migrations.apply(db)
 
 
 def _scalar(db: Database, sql: str, *params: Any) -> Any:

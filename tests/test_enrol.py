@@ -108,6 +108,7 @@ def test_enrol_a_faction_by_tapping_on_a_real_nfcpy_reader(
     simulator = Simulator()
     antenna = simulator.add_zone("enrol")
     db = str(tmp_path / "tags.db")
+    EventStore.open(db).close()  # created before two connections race to create it
     outcome: dict[str, object] = {}
 
     def run() -> None:
@@ -132,7 +133,7 @@ def test_enrol_a_faction_by_tapping_on_a_real_nfcpy_reader(
     try:
         for n, tag in enumerate(tags):
             antenna.place(tag)
-            deadline = time.monotonic() + 5
+            deadline = time.monotonic() + 10
             while True:
                 with EventStore.open(db) as store:
                     if len(store.bindings()) > n:

@@ -389,3 +389,23 @@ def test_bindings_survive_reopen(tmp_path: Path) -> None:
     with EventStore.open(tmp_path / "games.db") as store:
         binding = store.binding("04AA")
         assert binding is not None and binding.owner == "Cat"
+
+
+def test_programs_opening_a_new_file_at_once_all_succeed(tmp_path: Path) -> None:
+    """`companion serve` and `companion enrol` started together on a fresh file both work."""
+    failures: list[str] = []
+
+    def open_it(path: Path) -> None:
+        try:
+            EventStore.open(path).close()
+        except Exception as exc:  # collected, then asserted: none expected
+            failures.append(repr(exc))
+
+    for n in range(15):
+        path = tmp_path / f"race-{n}.db"
+        openers = [threading.Thread(target=open_it, args=(path,)) for _ in range(3)]
+        for thread in openers:
+            thread.start()
+        for thread in openers:
+            thread.join()
+    assert failures == []
