@@ -27,11 +27,12 @@ def main() -> None:
 
 def _register_commands() -> None:
     from companion.cli_enrol import enrol
-    from companion.cli_table import new_game, serve
+    from companion.cli_table import new_game, serve, token
 
     main.add_command(enrol)
     main.add_command(new_game)
     main.add_command(serve)
+    main.add_command(token)
 
 
 @main.group()

@@ -127,8 +127,9 @@ def open_table(config: TableConfig, db: str | None, *, simulate: bool) -> TableS
 )
 @click.option("--simulate", is_flag=True, help="A simulated NFC table (no hardware).")
 @click.option("--db", help="SQLite file of games (default: the config's).")
-def serve(table_file: Path | None, simulate: bool, db: str | None) -> None:
-    """Run the table: readers, tracker and store, until stopped (Ctrl-C)."""
+@click.option("--port", type=int, help="Dashboard port (default: the config's; 0 picks one).")
+def serve(table_file: Path | None, simulate: bool, db: str | None, port: int | None) -> None:
+    """Run the table: readers, tracker, store and the dashboard, until stopped (Ctrl-C)."""
     if (table_file is None) == (not simulate):
         raise click.UsageError("give --table FILE for a real table, or --simulate")
     try:
@@ -137,19 +138,52 @@ def serve(table_file: Path | None, simulate: bool, db: str | None) -> None:
     except CompanionError as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(1)
-    stopped = threading.Event()
-    signal.signal(signal.SIGTERM, lambda *_: stopped.set())
+    from web.server import Dashboard
+    from web.tokens import load_or_create_token
+
+    token = load_or_create_token(token_path(db or config.db))
     service.listen(lambda change: _say(change))
     service.start()
-    click.echo(f"table running with zones {', '.join(service.readers)}; Ctrl-C stops it")
+    dashboard = Dashboard(
+        service,
+        host=config.bind,
+        port=config.port if port is None else port,
+        token=token,
+        simulated=simulate,
+    )
+    stop = threading.Thread(target=dashboard.shutdown, daemon=True)
+    signal.signal(signal.SIGTERM, lambda *_: stop.start())
+    click.echo(
+        f"table running with zones {', '.join(service.readers)}; "
+        f"dashboard on http://{config.bind}:{dashboard.port}/ ; Ctrl-C stops it",
+    )
     try:
-        while not stopped.wait(0.5):
-            pass
+        dashboard.serve_forever()
     except KeyboardInterrupt:
         pass
     finally:
+        dashboard.close()
         service.stop()
         service.live.store.close()
+
+
+def token_path(db: str) -> Path:
+    """The table's control token lives beside its database, readable by its owner only."""
+    return Path(f"{db}.token")
+
+
+@click.command()
+@click.option("--db", default="companion.db", show_default=True, help="SQLite file of games.")
+def token(db: str) -> None:
+    """Print the table's control token (the tablet needs it to change anything), as text and
+    as a QR code of the dashboard address carrying it."""
+    import segno
+
+    from web.tokens import load_or_create_token
+
+    value = load_or_create_token(token_path(db))
+    click.echo(value)
+    segno.make(f"http://companion.local:8080/?token={value}").terminal(compact=True)
 
 
 def _say(change: Change) -> None:

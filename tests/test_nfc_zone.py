@@ -157,6 +157,40 @@ def test_writing_a_card_id_to_a_tag(table) -> None:
     assert next_read(reads).card == "core/zapbot"
 
 
+def test_writing_a_card_id_to_a_tag_already_on_the_antenna(table) -> None:
+    simulator, readers, reads = table
+    antenna, reader = simulator.zone("base-1"), readers["base-1"]
+    blank = NtagCard.for_card(uid(9))
+    antenna.place(blank)
+    assert next_read(reads).card is None
+    assert reader.write_card_id(uid(9).lower(), "core/robo-hoverbot", timeout=3.0) is True
+    assert nothing_for(reads, 0.2)  # writing is not an arrival
+    antenna.lift()
+    assert next_read(reads).kind == "left"
+    antenna.place(blank)  # the same tag, lifted and put back: it names its card now
+    assert next_read(reads).card == "core/robo-hoverbot"
+    assert reader.write_card_id(uid(10), "core/zapbot", timeout=0.2) is False  # not here
+    assert uid(10) not in reader._writes
+
+
+def test_a_poll_round_slower_than_the_watchdog_reopens_the_reader() -> None:
+    simulator = Simulator()
+    antenna = simulator.add_zone("slow", fast_empty=False)  # every empty poll waits 1 s
+    reads: queue.Queue[TagRead] = queue.Queue()
+    reader = NfcZoneReader("slow", reads.put, time.monotonic, path=antenna.path, watchdog=0.5)
+    reader.start()
+    try:
+        deadline = time.monotonic() + 6
+        while reader.health.snapshot().reopens < 1:
+            assert time.monotonic() < deadline, "the watchdog reopened the reader"
+            time.sleep(0.01)
+        assert "poll took" in (reader.health.snapshot().last_error or "")
+        assert reads.empty()
+    finally:
+        reader.stop()
+        simulator.close()
+
+
 def test_factory_builds_simulated_zones_and_stops_promptly() -> None:
     reads: queue.Queue[TagRead] = queue.Queue()
     context = ReaderContext(time.monotonic)

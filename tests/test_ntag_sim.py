@@ -40,6 +40,29 @@ def test_memory_map_of_an_ntag213() -> None:
     assert NtagCard.for_card(UID, model="NTAG215").read(3)[:4] == bytes.fromhex("E1103E00")
 
 
+def test_config_pages_of_an_ntag213_and_215() -> None:
+    for model, pages in (("NTAG213", 45), ("NTAG215", 135)):
+        card = NtagCard.for_card(UID, model=model)
+        assert card.pages == pages
+        assert card.read(pages - 5)[:4] == bytes.fromhex("000000BD")  # dynamic lock bytes
+        assert card.read(pages - 4)[:8] == bytes.fromhex("040000FF 00050000".replace(" ", ""))
+        assert card.read(pages - 2)[:8] == bytes(8)  # PWD reads as zeros, PACK 00 00
+        assert card.read(2)[2:4] == bytes(2)  # static lock bytes: unlocked
+
+
+def test_an_ndef_message_is_a_tlv_ending_in_a_terminator() -> None:
+    message = encode_card_id("core/king-rex")
+    card = NtagCard.for_card(UID, "core/king-rex")
+    area = b"".join(card.read(page) for page in range(4, 16, 4))
+    assert area[: 2 + len(message) + 1] == bytes([0x03, len(message)]) + message + b"\xfe"
+    assert decode_card_id(area[2 : 2 + len(message)]) == "core/king-rex"
+
+
+def test_a_message_too_big_for_the_tag_is_refused() -> None:
+    with pytest.raises(ValueError):
+        NtagCard.for_card(UID, "x" * 200)
+
+
 def test_read_rolls_over_at_the_end_of_memory() -> None:
     card = NtagCard.for_card(UID)
     assert card.read(44)[4:8] == card.read(0)[:4]
@@ -76,6 +99,28 @@ def test_unknown_command_goes_mute_and_back_to_idle(zone: SimZone) -> None:
     assert frame(zone, "9320") is None
 
 
+def test_read_past_the_end_and_halt_go_mute(zone: SimZone) -> None:
+    zone.place(NtagCard.for_card(UID))
+    activate(zone)
+    assert frame(zone, "3A0030") is None  # FAST_READ past the last page
+    activate(zone)
+    assert frame(zone, "5000") is None  # HLTA: halted
+    assert frame(zone, "3000") is None
+    assert frame(zone, "26") == b"RFOFF"  # a REQA does not wake a halted tag
+    assert frame(zone, "52") == b"106A 4400"  # a WUPA does
+    zone.handle(b"RFOFF")
+    activate(zone)
+    assert frame(zone, "9320") is None  # anticollision only from READY
+
+
+def test_lifting_the_card_mid_session_silences_the_antenna(zone: SimZone) -> None:
+    zone.place(NtagCard.for_card(UID))
+    activate(zone)
+    assert zone.lift() is not None
+    assert frame(zone, "3000") is None
+    assert frame(zone, "26") == b"RFOFF"
+
+
 def test_writes_cannot_touch_the_uid_or_config_pages(zone: SimZone) -> None:
     zone.place(NtagCard.for_card(UID))
     activate(zone)
@@ -86,8 +131,12 @@ def test_ndef_round_trip_and_garbage() -> None:
     assert decode_card_id(encode_card_id("oops/sheriff")) == "oops/sheriff"
     assert decode_card_id(b"\xd1\x01\x03T\x02en") is None
     assert decode_card_id(b"\xff\x00") is None
+    assert decode_card_id(None) is None
+    assert decode_card_id([object()]) is None
+    assert decode_card_id("not bytes") is None  # type: ignore[arg-type]
     garbled = NtagCard.garbled(UID)
     assert garbled.read(4)[:2] == bytes([0x03, 0x05])
+    assert decode_card_id(garbled.read(4)[2:7]) is None
 
 
 def test_antenna_ports_are_never_named_services() -> None:

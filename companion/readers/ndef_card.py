@@ -36,7 +36,7 @@ def decode_card_id(message: bytes | Iterable[Any] | None) -> str | None:
         for record in records:
             if getattr(record, "type", None) == RECORD_TYPE:
                 card = bytes(record.data).decode("utf-8")
-                return card if "/" in card and card.isprintable() else None
+                return card if card and card.isprintable() else None
     except Exception:
         return None
     return None

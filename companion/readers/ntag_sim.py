@@ -11,6 +11,7 @@ of a Type 2 tag). ``fast_empty`` answers polls of an empty antenna (and 106B/212
 
 from __future__ import annotations
 
+import contextlib
 import select
 import socket
 import threading
@@ -46,8 +47,12 @@ class NtagCard:
             memory[9] = 0x48  # internal
             memory[12:16] = bytes([0xE1, 0x10, size, 0x00])  # capability container
             memory[16:19] = bytes([0x03, 0x00, 0xFE])  # an empty NDEF message
+            dynamic_lock = (pages - 5) * 4
+            memory[dynamic_lock : dynamic_lock + 4] = bytes([0x00, 0x00, 0x00, 0xBD])
             config = (pages - 4) * 4
             memory[config : config + 4] = bytes([0x04, 0x00, 0x00, 0xFF])  # CFG0, AUTH0=FF
+            memory[config + 4 : config + 8] = bytes([0x00, 0x05, 0x00, 0x00])  # CFG1 (ACCESS)
+            # PWD (FF FF FF FF on the chip) always reads back as zeros; PACK is 00 00.
             self.memory = memory
 
     @classmethod
@@ -112,7 +117,7 @@ class SimZone:
         self.fast_empty = fast_empty
         self._lock = threading.Lock()
         self._card: NtagCard | None = None
-        self._state = "idle"  # idle, ready1, ready2, active
+        self._state = "idle"  # idle, ready1, ready2, active, halt
         self._port = port
         self._socket: socket.socket | None = None
         self._thread: threading.Thread | None = None
@@ -176,7 +181,8 @@ class SimZone:
                 return
             reply = self.handle(datagram)
             if reply is not None:
-                sock.sendto(reply, peer)
+                with contextlib.suppress(OSError):  # the reader's socket may be gone already
+                    sock.sendto(reply, peer)
 
     def handle(self, datagram: bytes) -> bytes | None:
         """One frame from the reader, one frame back (or silence)."""
@@ -200,8 +206,8 @@ class SimZone:
     def _step(self, frame: bytes) -> bytes | None:
         card = self._card
         if frame in (b"\x26", b"\x52"):  # REQA / WUPA
-            if card is None:
-                return b"RFOFF" if self.fast_empty else None
+            if card is None or (self._state == "halt" and frame == b"\x26"):
+                return b"RFOFF" if self.fast_empty else None  # no card answers this poll
             self._state = "ready1"
             return bytes.fromhex("4400")
         if card is None:
@@ -224,8 +230,8 @@ class SimZone:
             return None
         if state != "active":
             return None
-        if frame[:1] == b"\x50":  # HLTA
-            self._state = "idle"
+        if frame[:1] == b"\x50":  # HLTA: only a WUPA (or the field going off) wakes it
+            self._state = "halt"
             return None
         answer = card.answer(frame)
         if answer is None:
@@ -255,19 +261,28 @@ def _named(port: int) -> bool:
 
 
 class Simulator:
-    """The simulated table: named antennas."""
+    """The simulated table: named antennas (thread-safe)."""
 
     def __init__(self) -> None:
-        self.zones: dict[str, SimZone] = {}
+        self._zones: dict[str, SimZone] = {}
+        self._lock = threading.Lock()
 
-    def add_zone(self, name: str, *, fast_empty: bool = True) -> SimZone:
-        if name in self.zones:
-            raise ValueError(f"the simulator already has a zone {name!r}")
-        self.zones[name] = SimZone(name, fast_empty=fast_empty)
-        return self.zones[name]
+    @property
+    def zones(self) -> dict[str, SimZone]:
+        """The antennas by name (a copy)."""
+        with self._lock:
+            return dict(self._zones)
+
+    def add_zone(self, name: str, fast_empty: bool = True) -> SimZone:
+        with self._lock:
+            if name in self._zones:
+                raise ValueError(f"the simulator already has a zone {name!r}")
+            self._zones[name] = SimZone(name, fast_empty=fast_empty)
+            return self._zones[name]
 
     def zone(self, name: str) -> SimZone:
-        return self.zones[name]
+        with self._lock:
+            return self._zones[name]
 
     def close(self) -> None:
         for zone in self.zones.values():
