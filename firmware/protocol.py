@@ -59,7 +59,8 @@ def check(data):
         if not _is_int(count) or not 1 <= count <= CHANNELS:
             raise ValueError('"hello" needs "channels": 1 to %d' % CHANNELS)
         return
-    _time(event, data)
+    if event != "error" or "t" in data:  # an error's time is optional
+        _time(event, data)
     if event == "health":
         listed = data.get("ch")
         if not isinstance(listed, list):

@@ -18,6 +18,7 @@ import pytest
 from companion.readers import ReaderContext, ReaderError, TagRead, open_reader
 from companion.readers.serial_board import (
     BoardChannel,
+    BoardError,
     ChannelStatus,
     HealthReport,
     SerialBoard,
@@ -83,7 +84,7 @@ class Reads:
         nothing that was sent before it can arrive after it (no sleeping to prove absence)."""
         fake.send(ev="arrived", ch=3, uid="08000001", t=1)
         fake.send(ev="left", ch=3, uid="08000001", t=2)
-        got = []
+        got: list[tuple[str, str, str]] = []
         while True:
             read = self.queue.get(timeout=timeout)
             if read.zone == "sentinel":
@@ -333,3 +334,4 @@ def test_decoded_lines_are_typed_values() -> None:
     assert report.channels[1] == ChannelStatus(1, True, 811, 0, "04AABBCCDDEEFF")
     with pytest.raises(ValueError, match="not UTF-8"):
         decode_line(b"\xff")
+    assert decode_line(EXAMPLES[-1]) == BoardError(1, "PN532 did not answer", None)  # no "t"

@@ -65,7 +65,7 @@ class BoardError:
 
     channel: int
     message: str
-    t: int
+    t: int | None  #: board milliseconds, if the board sent them
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,30 +120,34 @@ def decode_line(raw: bytes | str) -> BoardLine:
         if not _is_int(count) or not 1 <= count <= CHANNELS:
             raise ValueError(f'"hello" needs "channels": 1 to {CHANNELS}')
         return Hello(firmware, count)
-    t = data.get("t")
-    if not _is_int(t) or t < 0:
-        raise ValueError(f'"{event}" needs "t": board milliseconds')
+    if event == "error":  # its time is optional
+        at = _time(event, data) if "t" in data else None
+        channel, message = _channel(event, data.get("ch")), data.get("msg")
+        if not isinstance(message, str):
+            raise ValueError('"error" needs "msg": a string')
+        return BoardError(channel, message, at)
+    t = _time(event, data)
     if event == "health":
         listed = data.get("ch")
         if not isinstance(listed, list):
             raise ValueError('"health" needs "ch": a list of channel objects')
         return HealthReport(t, tuple(_status(entry) for entry in listed))
-    channel = _channel(event, data.get("ch"))
-    if event == "error":
-        message = data.get("msg")
-        if not isinstance(message, str):
-            raise ValueError('"error" needs "msg": a string')
-        return BoardError(channel, message, t)
-    uid = _uid(event, data.get("uid"))
+    channel, uid = _channel(event, data.get("ch")), _uid(event, data.get("uid"))
     card = data.get("card")
     if "card" in data and not isinstance(card, str):
         raise ValueError(f'"{event}": "card" must be a string')
-    kind: ReadKind = "arrived" if event == "arrived" else "left"
-    return TagEvent(kind, channel, uid, t, card)
+    return TagEvent("arrived" if event == "arrived" else "left", channel, uid, t, card)
 
 
 def _is_int(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _time(event: str, data: dict[str, object]) -> int:
+    t = data.get("t")
+    if not _is_int(t) or t < 0:
+        raise ValueError(f'"{event}" needs "t": board milliseconds')
+    return t
 
 
 def _channel(event: str, value: object) -> int:
@@ -165,18 +169,19 @@ def _status(entry: object) -> ChannelStatus:
     ok = entry.get("ok")
     if not isinstance(ok, bool):
         raise ValueError('"health" channel needs "ok": true or false')
-    counts = []
-    for name in ("polls", "errors"):
-        value = entry.get(name)
-        if not _is_int(value) or value < 0:
-            raise ValueError(f'"health" channel needs "{name}": a count')
-        counts.append(value)
+    polls, errors = (_count(entry.get(name), name) for name in ("polls", "errors"))
     present = entry.get("present")
     if present is not None:
         present = _uid("health", present)
     elif "present" not in entry:
         raise ValueError('"health" channel needs "present": a uid or null')
-    return ChannelStatus(channel, ok, counts[0], counts[1], present)
+    return ChannelStatus(channel, ok, polls, errors, present)
+
+
+def _count(value: object, name: str) -> int:
+    if not _is_int(value) or value < 0:
+        raise ValueError(f'"health" channel needs "{name}": a count')
+    return value
 
 
 def backoff(failures: int) -> float:
