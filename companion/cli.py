@@ -26,9 +26,11 @@ def main() -> None:
 
 
 def _register_commands() -> None:
+    from companion.cli_demo import demo
     from companion.cli_enrol import enrol
     from companion.cli_table import new_game, serve, token
 
+    main.add_command(demo)
     main.add_command(enrol)
     main.add_command(new_game)
     main.add_command(serve)
@@ -172,7 +174,7 @@ def games(db: str) -> None:
     show_default=True,
     help="Bundled example game: munchkin-3p or mixed-4p.",
 )
-def demo(name: str) -> None:
+def example(name: str) -> None:
     """Replay a bundled example game and print the table as it ends."""
     catalogue = _catalogue()
     try:

@@ -75,6 +75,7 @@ def state_document(state: TrackerState, catalogue: Catalogue) -> dict[str, Any]:
         "bases": bases,
         "scorings": [result.document for result in state.scorings],
         "treasure_draws": [draw.document for draw in state.treasure_draws],
+        "deals": [deal.document for deal in state.deals],
         "winner": table.winners[0] if table.winners else None,
         "winners": list(table.winners),
         "prompts": [prompt.to_json() for prompt in state.prompts],

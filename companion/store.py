@@ -294,15 +294,16 @@ class EventStore:
             rows = db.execute(sql, [game_id]).fetchall()
         return [json.loads(line) for (line,) in rows]
 
-    def log(self, game_id: int) -> list[LogEntry]:
-        """The game's whole log, in seq order."""
+    def log(self, game_id: int, *, last: int | None = None) -> list[LogEntry]:
+        """The game's whole log (or its ``last`` lines), in seq order."""
         with self._locked() as db:
             _require_game(db, game_id)
             rows = db.execute(
                 "SELECT seq, at, recorded, line, events, changed FROM log"
-                " WHERE game_id = ? ORDER BY seq",
-                [game_id],
+                " WHERE game_id = ? ORDER BY seq DESC LIMIT ?",
+                [game_id, -1 if last is None else last],
             ).fetchall()
+        rows.reverse()
         return [
             LogEntry(seq, at, recorded, json.loads(line), json.loads(events), bool(changed))
             for seq, at, recorded, line, events, changed in rows

@@ -80,10 +80,10 @@ def test_stored_then_exported_example_replays_identically(
 
 
 def test_demo_prints_the_final_table() -> None:
-    result = CliRunner().invoke(main, ["demo"])
+    result = CliRunner().invoke(main, ["example"])
     assert result.exit_code == 0
     assert "winner: Ann" in result.output and "Scored" in result.output
-    other = CliRunner().invoke(main, ["demo", "--tape", "mixed-4p"])
+    other = CliRunner().invoke(main, ["example", "--tape", "mixed-4p"])
     assert other.exit_code == 0 and "winner:" in other.output
-    missing = CliRunner().invoke(main, ["demo", "--tape", "nope"])
+    missing = CliRunner().invoke(main, ["example", "--tape", "nope"])
     assert missing.exit_code != 0 and "munchkin-3p" in missing.output

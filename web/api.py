@@ -22,6 +22,11 @@ def card_summary(card: Card) -> dict[str, Any]:
         "faction": card.faction,
         "power": card.power,
         "copies": card.copies,
+        "set": card.set,
+        "breakpoint": card.breakpoint,
+        "vp": list(card.vp) if card.vp is not None else None,
+        "treasures": card.treasures,
+        "text": card.text,
     }
 
 

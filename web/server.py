@@ -85,7 +85,7 @@ class Dashboard:
             self.announcer = None
 
 
-def _lan_address(host: str) -> str:
+def lan_address(host: str) -> str:
     """The address to announce: ``host`` itself, or for a wildcard the LAN-facing one."""
     if host not in ("0.0.0.0", "", "::"):
         return socket.gethostbyname(host)
@@ -99,7 +99,7 @@ def announce(host: str, port: int) -> tuple[Any, Any] | None:
     try:
         from zeroconf import ServiceInfo, Zeroconf
 
-        address = _lan_address(host)
+        address = lan_address(host)
         info = ServiceInfo(
             SERVICE_TYPE,
             f"{SERVICE_NAME}.{SERVICE_TYPE}",

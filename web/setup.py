@@ -70,6 +70,13 @@ def parse_players(
         colour = need(entry, "colour", str, "a colour like #1f77b4")
         if not COLOUR.match(colour):
             raise BadRequest(f"{name}: the colour {colour!r} must be written #rrggbb")
+        for faction in factions:
+            taken = next((p for p, chosen in players.items() if faction in chosen), None)
+            if taken is not None:
+                raise BadRequest(
+                    f"{name} cannot take {catalogue.factions[faction].name}: {taken} plays it "
+                    "(each faction is one deck); choose another"
+                )
         players[name] = list(factions)
         colours[name] = colour.lower()
     return players, colours

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, jsonify
 
+from companion.rules.game import where_is
+from companion.tracker.common import owner_candidates
 from web.body import json_body, uid_field
 from web.demo import DemoPlayer
 from web.errors import BadRequest, NotFound
@@ -30,19 +32,24 @@ def cards() -> Response:
     live = board.service.live
     catalogue = live.game.catalogue
     lying = board.where()
-    return jsonify(
-        cards=[
+    state = live.game.state
+    found = []
+    for uid, binding in state.header.tags.items():
+        card = catalogue.get(binding.card)
+        personal = card is not None and card.type not in ("base", "monster")
+        owners = owner_candidates(state, card, binding) if personal and card else []
+        found.append(
             {
                 "uid": uid,
                 "card": binding.card,
-                "name": catalogue[binding.card].name if binding.card in catalogue else None,
-                "type": catalogue[binding.card].type if binding.card in catalogue else None,
-                "owner": binding.owner,
+                "name": card.name if card is not None else None,
+                "type": card.type if card is not None else None,
+                "owner": owners[0] if len(owners) == 1 else None,
                 "zone": lying.get(uid),
+                "in_play": where_is(state.table, uid) is not None,
             }
-            for uid, binding in live.game.state.header.tags.items()
-        ]
-    )
+        )
+    return jsonify(cards=found)
 
 
 @bp.post("/sim/<zone>/place")
@@ -61,8 +68,10 @@ def place(zone: str) -> Response:
 @bp.post("/sim/<zone>/lift")
 def lift(zone: str) -> Response:
     board = virtual()
-    json_body()
+    only = json_body().get("uid")  # lift only this card (another may have been put there since)
     try:
+        if only is not None and board.present(zone) != str(only).upper():
+            return jsonify(zone=zone, lifted=None)
         uid = board.lift(zone)
     except NoSimZone as exc:
         raise NotFound(str(exc)) from None

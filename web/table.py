@@ -16,6 +16,7 @@ from flask import current_app
 
 from companion.service import Change, TableService
 from companion.session import LiveGame
+from web.words import Words, recent
 
 if TYPE_CHECKING:
     from web.demo import DemoPlayer
@@ -23,6 +24,9 @@ if TYPE_CHECKING:
 #: seat colours for games whose header names none
 PALETTE = ("#d62728", "#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b")
 EXTENSION = "companion"
+#: the table screen lists this many events, found in at most this many log lines
+RECENT_EVENTS = 8
+RECENT_LINES = 40
 
 
 class Table:
@@ -74,11 +78,21 @@ class Table:
                 "simulated": self.simulated,
                 "colours": self.colours(),
                 "game_id": game_id,
+                "zones": list(service.live.game.state.header.zones),
+                "recent": self.recent(document),
             }
             data = json.dumps(body, separators=(",", ":")).encode()
         with self._lock:
             self._payload = (game_id, version, data)
         return version, data
+
+    def recent(self, document: dict[str, Any]) -> list[dict[str, Any]]:
+        """The last events in words, newest first (from the stored log)."""
+        live = self.service.live
+        tags = {uid: b.card for uid, b in live.game.state.header.tags.items()}
+        bases = {b["zone"]: b["card"] for b in document.get("bases", [])}
+        entries = live.store.log(live.game_id, last=RECENT_LINES)
+        return recent(entries, Words(live.game.catalogue, tags, bases), RECENT_EVENTS)
 
     def listen(self, listener: Callable[[Change], None]) -> Callable[[], None]:
         return self.service.listen(listener)

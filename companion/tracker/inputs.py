@@ -23,7 +23,7 @@ from companion.tracker.common import (
     note,
     owner_candidates,
 )
-from companion.tracker.state import Outcome, Rejected, TrackerState
+from companion.tracker.state import Deal, Outcome, Rejected, TrackerState
 from companion.tracker.taps import discard, tap
 
 Handler = Callable[[TrackerState, dict[str, Any], Catalogue], Outcome]
@@ -61,10 +61,14 @@ def award(state: TrackerState, line: dict[str, Any], catalogue: Catalogue) -> Ou
     except CompanionError as exc:
         raise Rejected(f'{exc}: tap "score" on a ready base first') from None
     pending = state.pending if state.pending is None or state.pending.zone != zone else None
+    deals = state.deals
+    if result.treasure_order:
+        deals = (*deals, Deal("draft", result.card, tuple(result.treasure_order)))
     updated = replace(
         state,
         table=table,
         scorings=(*state.scorings, result),
+        deals=deals,
         pending=pending,
         setup=tuple((z, n) for z, n in state.setup if z != zone),
     )
@@ -78,6 +82,28 @@ def award(state: TrackerState, line: dict[str, Any], catalogue: Catalogue) -> Ou
             ranking=ranking,
             treasures=list(result.treasure_order),
         ),
+    )
+
+
+def dealt(state: TrackerState, line: dict[str, Any], catalogue: Catalogue) -> Outcome:
+    """The first open deal goes on: the next pick was taken, or with ``"all": true`` every
+    remaining one (the table dealt them without tapping each)."""
+    if not state.deals:
+        raise Rejected("no treasures are waiting to be dealt")
+    everything = line.get("all", False)
+    if not isinstance(everything, bool):
+        raise Rejected('"all" must be true or false')
+    deal, rest = state.deals[0], state.deals[1:]
+    taken = len(deal.order) if everything else deal.taken + 1
+    deals = (replace(deal, taken=taken), *rest) if taken < len(deal.order) else rest
+    who = deal.order[deal.taken]
+    text = (
+        f"All treasures for {name_of(catalogue, deal.card)} dealt"
+        if everything
+        else f"{who} took a treasure ({name_of(catalogue, deal.card)})"
+    )
+    return _changed(
+        replace(state, deals=deals), event("treasure-dealt", card=deal.card, player=who, text=text)
     )
 
 
@@ -297,6 +323,7 @@ HANDLERS: dict[str, Handler] = {
     "score": score,
     "award": award,
     "end-turn": end_turn,
+    "dealt": dealt,
     "counter": counter,
     "control": control,
     "madness": madness,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from functools import cached_property
-from typing import Any
+from typing import Any, Literal
 
 from companion.errors import CompanionError
 from companion.prompts import Prompt
@@ -30,6 +30,29 @@ class TreasureDraw:
 
 
 @dataclass(frozen=True, slots=True)
+class Deal:
+    """Treasures still to be handed out: a scored base's draft (``order`` picks, one each, in
+    that order) or a destroyed monster's draw (``order`` is the drawer, once per card)."""
+
+    kind: Literal["draft", "draw"]
+    card: str
+    order: tuple[str, ...]
+    taken: int = 0
+
+    @property
+    def document(self) -> dict[str, Any]:
+        picks_now = self.order[self.taken] if self.taken < len(self.order) else None
+        return {
+            "kind": self.kind,
+            "card": self.card,
+            "count": len(self.order),
+            "order": list(self.order),
+            "taken": self.taken,
+            "next": picks_now,
+        }
+
+
+@dataclass(frozen=True, slots=True)
 class PendingAttach:
     """An action played on a minion, waiting for the tap of its target at ``zone``."""
 
@@ -46,6 +69,8 @@ class TrackerState:
     table: Table
     scorings: tuple[ScoringResult, ...] = ()
     treasure_draws: tuple[TreasureDraw, ...] = ()
+    #: treasures the table still has to hand out, oldest first (the tablet's deal prompts)
+    deals: tuple[Deal, ...] = ()
     pending: PendingAttach | None = None
     #: zone -> monsters still to be placed on a newly entered Munchkin base
     setup: tuple[tuple[str, int], ...] = ()

@@ -10,7 +10,14 @@ from companion.rules import game as rules
 from companion.table import Temporary
 from companion.tape import TagBinding
 from companion.tracker.common import ask, binding, event, merge, name_of, note, owner_candidates
-from companion.tracker.state import Outcome, PendingAttach, Rejected, TrackerState, TreasureDraw
+from companion.tracker.state import (
+    Deal,
+    Outcome,
+    PendingAttach,
+    Rejected,
+    TrackerState,
+    TreasureDraw,
+)
 
 
 def tap(state: TrackerState, uid: str, zone: str, catalogue: Catalogue) -> Outcome:
@@ -319,7 +326,12 @@ def discard(state: TrackerState, uid: str, card: Card, catalogue: Catalogue) -> 
     if left.treasure_draws > 0:
         player = table.current_player
         draw = TreasureDraw(player, left.treasure_draws, card.id)
-        updated = replace(updated, treasure_draws=(*updated.treasure_draws, draw))
+        deal = Deal("draw", card.id, (player,) * left.treasure_draws)
+        updated = replace(
+            updated,
+            treasure_draws=(*updated.treasure_draws, draw),
+            deals=(*updated.deals, deal),
+        )
         events.append(
             event("treasure-draw", player=player, count=left.treasure_draws, card=card.id)
         )

@@ -1,0 +1,85 @@
+"""``companion demo``: the dashboard on a simulated NFC table, with a game that plays itself.
+
+Everything is real but the cards: the simulated tags are read by the real nfcpy reader
+threads, the taps go through the tap filter, tracker and a real SQLite file, and the page is
+the real dashboard. People can pause the game and tap cards themselves on the virtual table.
+"""
+
+from __future__ import annotations
+
+import signal
+import sys
+import threading
+import time
+
+import click
+
+from companion.cards import load_catalogue
+from companion.config import TableConfig
+from companion.errors import CompanionError
+from companion.service import TableService
+from companion.session import LiveGame
+from companion.store import EventStore
+
+
+@click.command()
+@click.option("--port", default=8080, show_default=True, help="Dashboard port (0 picks one).")
+@click.option("--lan", is_flag=True, help="Serve to the LAN too (and announce it over mDNS).")
+@click.option("--db", default="demo.db", show_default=True, help="SQLite file for demo games.")
+@click.option("--zones", default=3, show_default=True, help="Base zones on the virtual table.")
+@click.option("--still", is_flag=True, help="No self-playing game: tap the cards yourself.")
+def demo(port: int, lan: bool, db: str, zones: int, still: bool) -> None:
+    """Start the dashboard on a simulated table with a demo game (Ctrl-C stops it)."""
+    from companion.cli_table import token_path
+    from web.demo import DemoPlayer, demo_header
+    from web.server import Dashboard, lan_address
+    from web.tokens import load_or_create_token
+
+    if not 1 <= zones <= 5:
+        raise click.UsageError("--zones is 1 to 5")
+    catalogue = load_catalogue()
+    try:
+        store = EventStore.open(db)
+    except CompanionError as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(1)
+    live = LiveGame.start(store, demo_header(catalogue, zones), catalogue)
+    config = TableConfig.simulated(zones)
+    service = TableService(live, config.readers, clock=time.monotonic)
+    player = None if still else DemoPlayer(service)
+    host = "0.0.0.0" if lan else "127.0.0.1"
+    token = load_or_create_token(token_path(db))
+    service.start()
+    try:
+        dashboard = Dashboard(
+            service, host=host, port=port, token=token, simulated=True, demo=player
+        )
+    except OSError as exc:
+        service.stop()
+        store.close()
+        click.echo(f"error: cannot serve on port {port} ({exc}); try --port 0", err=True)
+        sys.exit(1)
+    shown = lan_address(host) if lan else "127.0.0.1"
+    address = f"http://{shown}:{dashboard.port}/"
+    click.echo(
+        f"demo game {live.game_id} on a simulated table (zones {', '.join(config.zone_names)})"
+    )
+    click.echo(f"open {address} (this address carries the control token: {address}?token={token})")
+    _print_qr(f"{address}?token={token}")
+    click.echo("Ctrl-C stops it; the game is kept in " + db)
+    stop = threading.Thread(target=dashboard.shutdown, daemon=True)
+    signal.signal(signal.SIGTERM, lambda *_: stop.start())
+    try:
+        dashboard.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        dashboard.close()
+        service.stop()
+        store.close()
+
+
+def _print_qr(text: str) -> None:
+    import segno
+
+    segno.make(text).terminal(compact=True)

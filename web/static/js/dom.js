@@ -1,0 +1,38 @@
+// A tiny element builder: h("div.panel#id", {attrs or on* handlers}, ...children).
+export function h(spec, props, ...children) {
+  const [tagAndId, ...classes] = spec.split(".");
+  const [tag, id] = tagAndId.split("#");
+  const el = document.createElement(tag || "div");
+  if (id) el.id = id;
+  if (classes.length) el.className = classes.join(" ");
+  if (props && (typeof props !== "object" || props instanceof Node || Array.isArray(props))) {
+    children.unshift(props);
+    props = null;
+  }
+  for (const [key, value] of Object.entries(props || {})) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key.startsWith("on")) el.addEventListener(key.slice(2), value);
+    else if (key === "style" && typeof value === "object") Object.assign(el.style, value);
+    else if (key === "dataset") Object.assign(el.dataset, value);
+    else el.setAttribute(key, value === true ? "" : value);
+  }
+  append(el, children);
+  return el;
+}
+
+function append(el, children) {
+  for (const child of children) {
+    if (child === null || child === undefined || child === false) continue;
+    if (Array.isArray(child)) append(el, child);
+    else el.append(child instanceof Node ? child : String(child));
+  }
+}
+
+// Replace an element's children.
+export function fill(el, ...children) {
+  el.replaceChildren();
+  append(el, children);
+  return el;
+}
+
+export const $ = (selector, root = document) => root.querySelector(selector);

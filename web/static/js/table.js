@@ -1,0 +1,96 @@
+// The table screen: prompts first, then the bases, the scoreboard and the last events.
+import { h, fill, $ } from "./dom.js";
+import { start, cards, post, say, act, ApiError } from "./api.js";
+import { follow } from "./live.js";
+import { basePanels } from "./bases.js";
+import { promptCards } from "./prompts.js";
+import { cardSheet, baseSheet, playerSheet, enrolSheet, close } from "./sheet.js";
+import { VirtualTable } from "./virtual.js";
+
+start();
+let payload = null;
+let seen = { game: null, version: -1 };
+const virtualTable = new VirtualTable($("#virtual"));
+
+// Submit a tape line with the version this tablet showed; a stale one is refused by the
+// table (someone else changed it first) and the screen shows what the table has now.
+async function send(line, button, version) {
+  const result = await act(button, async () => {
+    try {
+      const answer = await post("/api/input", { line, version: version ?? seen.version });
+      seen.version = Math.max(seen.version, answer.version);
+      return answer;
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 409) live.refresh().catch(() => {});
+      throw error;
+    }
+  });
+  return result !== null;
+}
+
+function show(next) {
+  if (next.game_id !== seen.game) {
+    seen = { game: next.game_id, version: -1 };
+    close();
+  }
+  if (next.version < seen.version && payload && payload.game_id === next.game_id) return;
+  seen.version = next.version;
+  payload = next;
+  render();
+}
+
+function render() {
+  const { state, colours } = payload;
+  document.body.dataset.version = payload.version;
+  fill($("#turn"), turnLine(state, colours));
+  fill($("#prompts"), promptCards(payload, send, (prompt) => enrolSheet(prompt, payload, send)));
+  fill($("#bases"), basePanels(payload, (card, base) => cardSheet(card, base, payload, send), (base) => baseSheet(base, payload, send)));
+  fill($("#scores"), scoreboard(state, colours));
+  fill($("#recent"), recentEvents(payload));
+  virtualTable.update(payload);
+}
+
+function turnLine(state, colours) {
+  if (state.winners.length) return h("span", `Game over · turn ${state.turn}`);
+  return h(
+    "span",
+    `Turn ${state.turn} · `,
+    h("strong", { style: { color: colours[state.current_player] } }, state.current_player),
+    " to play"
+  );
+}
+
+function scoreboard(state, colours) {
+  return state.players.map((player) =>
+    h(
+      "button.player" + (player.name === state.current_player && !state.winners.length ? ".current" : ""),
+      { style: { borderColor: colours[player.name] }, onclick: () => playerSheet(player, payload, send), dataset: { player: player.name } },
+      h("span.swatch", { style: { background: colours[player.name] } }),
+      h("span.who", player.name),
+      player.madness ? h("span.tag-note", `Madness ${player.madness}`) : null,
+      h("span.vp", String(player.vp)),
+      h("span.unit", "VP")
+    )
+  );
+}
+
+function recentEvents(current) {
+  const items = (current.recent || []).map((item) => h("li", item.text));
+  return [
+    h("header", h("h2", "Last events"),
+      h("button.quiet#undo", { onclick: (e) => send({ input: "undo" }, e.currentTarget) }, "Undo")),
+    items.length ? h("ol.events", items) : h("p.empty", "Nothing has happened yet."),
+  ];
+}
+
+$("#end-turn").addEventListener("click", (e) => send({ input: "end-turn" }, e.currentTarget));
+
+function status(word) {
+  const dot = $("#connection");
+  dot.dataset.status = word;
+  dot.title = word === "live" ? "Live" : "Reconnecting…";
+  fill(dot, word === "live" ? "● live" : "● reconnecting");
+}
+
+await cards().catch((error) => say(error.message, "error"));
+const live = follow(show, status);

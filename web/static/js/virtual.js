@@ -1,0 +1,86 @@
+// The virtual table of a simulated table: pick a card, tap a zone; the card is put on that
+// zone's simulated reader (the real reader code reads it) and lifted again a moment later.
+import { h, fill, $ } from "./dom.js";
+import { getJSON, post, act, say } from "./api.js";
+
+const LIFT_AFTER_MS = 700;
+
+export class VirtualTable {
+  constructor(root) {
+    this.root = root;
+    this.chosen = null;
+    this.owner = null;
+    this.cards = [];
+    this.demo = null;
+    this.loadedVersion = null;
+  }
+
+  async update(payload) {
+    if (!payload.simulated) {
+      this.root.hidden = true;
+      return;
+    }
+    this.root.hidden = false;
+    if (this.loadedVersion !== `${payload.game_id}:${payload.version}`) {
+      this.loadedVersion = `${payload.game_id}:${payload.version}`;
+      try {
+        [{ cards: this.cards }, this.demo] = await Promise.all([
+          getJSON("/api/sim/cards"),
+          getJSON("/api/demo").catch(() => null),
+        ]);
+      } catch (error) {
+        say(error.message, "error");
+      }
+    }
+    this.render(payload);
+  }
+
+  render(payload) {
+    const zones = payload.zones || [];
+    const players = payload.state.players.map((p) => p.name);
+    const owners = [...players, "table", "all"];
+    if (this.owner === null || !owners.includes(this.owner)) this.owner = payload.state.current_player || "all";
+    const shown = this.cards
+      .filter((c) => this.owner === "all" || (c.owner || "table") === this.owner)
+      .sort((a, b) => a.in_play - b.in_play || (a.name || "").localeCompare(b.name || ""));
+    fill(
+      this.root,
+      h("header",
+        h("h2", "Virtual table"),
+        this.demo ? this.demoButton() : null),
+      h("p.detail", this.chosen ? `Now tap a zone for ${this.chosen.name}` : "Pick a card, then tap the zone to put it on."),
+      h("div.options.zones",
+        zones.map((zone) =>
+          h("button.zone-button", { dataset: { zone }, disabled: !this.chosen, onclick: (e) => this.place(zone, e.currentTarget) }, zone))),
+      h("div.options.owners",
+        owners.map((o) => h("button.tab" + (o === this.owner ? ".on" : ""), { onclick: () => { this.owner = o; this.render(payload); } }, o))),
+      h("div.options.card-list",
+        shown.map((card) =>
+          h("button.vcard" + (this.chosen && this.chosen.uid === card.uid ? ".on" : ""),
+            { dataset: { uid: card.uid }, style: { borderLeftColor: payload.colours[card.owner] || "#555" },
+              onclick: () => { this.chosen = card; this.render(payload); } },
+            card.name || card.card,
+            card.zone ? h("span.tag-note", ` on ${card.zone}`) : card.in_play ? h("span.tag-note", " in play") : null)))
+    );
+  }
+
+  demoButton() {
+    const paused = this.demo.paused;
+    return h("button.quiet#demo-toggle", {
+      onclick: (e) => act(e.currentTarget, async () => {
+        this.demo = await post(paused ? "/api/demo/resume" : "/api/demo/pause");
+        fill(e.target, this.demo.paused ? "Resume the demo" : "Pause the demo");
+      }),
+    }, paused ? "Resume the demo" : "Pause the demo");
+  }
+
+  async place(zone, button) {
+    const card = this.chosen;
+    if (!card) return;
+    await act(button, async () => {
+      await post(`/api/sim/${zone}/place`, { uid: card.uid });
+      this.chosen = null;
+      setTimeout(() => post(`/api/sim/${zone}/lift`, { uid: card.uid }).catch((e) => say(e.message, "error")), LIFT_AFTER_MS);
+    });
+  }
+}
