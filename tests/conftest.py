@@ -15,6 +15,9 @@ from companion.store import EventStore
 from tests.tapes import HEADER as TAPE_HEADER
 from web import TOKEN_HEADER, create_app
 
+#: the browser tests' Chromium, page and live-table fixtures
+pytest_plugins = ["tests.browser"]
+
 TOKEN = "s3cret-token"
 AUTH = {TOKEN_HEADER: TOKEN}
 

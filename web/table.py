@@ -76,6 +76,7 @@ class Table:
                 "version": version,
                 "state": document,
                 "simulated": self.simulated,
+                "demo": self.demo is not None,
                 "colours": self.colours(),
                 "game_id": game_id,
                 "zones": list(service.live.game.state.header.zones),

@@ -103,13 +103,11 @@ export function installTokenForm() {
 }
 
 let names = null;
-// Card id -> {name, type, faction, power}, loaded once.
-export async function cards() {
-  if (!names) {
-    const { cards: list } = await getJSON("/api/cards");
-    names = new Map(list.map((card) => [card.id, card]));
-  }
-  return names;
+let loading = null;
+// Card id -> {name, type, faction, power, ...}, loaded once.
+export function cards() {
+  loading = loading || getJSON("/api/cards").then(({ cards: list }) => (names = new Map(list.map((card) => [card.id, card]))));
+  return loading;
 }
 
 export const cardName = (id) => (names && names.get(id) ? names.get(id).name : id);

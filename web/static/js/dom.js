@@ -1,9 +1,12 @@
 // A tiny element builder: h("div.panel#id", {attrs or on* handlers}, ...children).
 export function h(spec, props, ...children) {
-  const [tagAndId, ...classes] = spec.split(".");
-  const [tag, id] = tagAndId.split("#");
+  const tag = spec.match(/^[a-z0-9]*/i)[0];
   const el = document.createElement(tag || "div");
-  if (id) el.id = id;
+  const classes = [];
+  for (const [, mark, name] of spec.slice(tag.length).matchAll(/([.#])([^.#]+)/g)) {
+    if (mark === "#") el.id = name;
+    else classes.push(name);
+  }
   if (classes.length) el.className = classes.join(" ");
   if (props && (typeof props !== "object" || props instanceof Node || Array.isArray(props))) {
     children.unshift(props);

@@ -26,7 +26,7 @@ export class VirtualTable {
       try {
         [{ cards: this.cards }, this.demo] = await Promise.all([
           getJSON("/api/sim/cards"),
-          getJSON("/api/demo").catch(() => null),
+          payload.demo ? getJSON("/api/demo").catch(() => null) : null,
         ]);
       } catch (error) {
         say(error.message, "error");

@@ -1,0 +1,154 @@
+"""Browser tests' support: Debian's Chromium driven by Playwright, and a real dashboard
+server on a simulated NFC table (real nfcpy reader threads, a real SQLite file)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from companion.cards import Catalogue
+from companion.config import TableConfig
+from companion.service import TableService
+from companion.session import LiveGame
+from companion.simulate import make_header
+from companion.store import EventStore
+from web.server import Dashboard
+
+SCREENSHOTS = Path(__file__).parent / "screenshots"
+#: the flags a root, offline sandbox needs (no first-run or network chatter)
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+HOW_TO_INSTALL = (
+    "the browser tests need Debian's Chromium: `sudo apt-get install chromium` "
+    "(or set CHROMIUM=/path/to/chromium); Playwright's own browser download is not used"
+)
+TOKEN = "browser-test-token"
+PLAYERS = {
+    "Ann": ["core/dinosaurs", "munchkin/orcs"],
+    "Ben": ["core/robots", "munchkin/thieves"],
+}
+
+
+def chromium_path() -> str:
+    """Chromium's path; fails in CI (CI=1) and skips elsewhere, saying how to install it."""
+    found = (
+        os.environ.get("CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
+    )
+    if found:
+        return found
+    if os.environ.get("CI"):
+        pytest.fail(HOW_TO_INSTALL)
+    pytest.skip(HOW_TO_INSTALL)
+
+
+class LiveTable:
+    """A simulated table with the dashboard served on a free port, restartable on that port."""
+
+    def __init__(self, db: Path, catalogue: Catalogue, zones: int = 3) -> None:
+        self.store = EventStore.open(db)
+        self.header = make_header(list(PLAYERS), PLAYERS, catalogue, zones)
+        self.live = LiveGame.start(self.store, self.header, catalogue)
+        config = TableConfig.simulated(zones)
+        self.service = TableService(self.live, config.readers, clock=time.monotonic)
+        self.service.start()
+        self.port = 0
+        self.dashboard: Dashboard | None = None
+        self.thread: threading.Thread | None = None
+        self.used: set[str] = set()
+        self.serve()
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def serve(self) -> None:
+        self.dashboard = Dashboard(
+            self.service, host="127.0.0.1", port=self.port, token=TOKEN, simulated=True
+        )
+        self.port = self.dashboard.port
+        self.thread = threading.Thread(target=self.dashboard.serve_forever, daemon=True)
+        self.thread.start()
+
+    def stop_serving(self) -> None:
+        assert self.dashboard is not None and self.thread is not None
+        self.dashboard.shutdown()
+        self.dashboard.close()
+        self.thread.join(5)
+        self.dashboard = None
+
+    def close(self) -> None:
+        if self.dashboard is not None:
+            self.stop_serving()
+        self.service.stop()
+        self.store.close()
+
+    def tag(self, card: str) -> str:
+        """An unused tag of ``card`` (each call another physical copy)."""
+        for uid, bound in self.header["tags"].items():
+            if bound == card and uid not in self.used:
+                self.used.add(uid)
+                return str(uid)
+        raise LookupError(f"no unused tag of {card}")
+
+    def tap(self, card: str, zone: str) -> str:
+        """A tap straight into the service (the tape line a reader would make)."""
+        uid = self.tag(card)
+        self.service.submit({"tap": uid, "zone": zone})
+        return uid
+
+
+@pytest.fixture
+def live_table(tmp_path: Path, catalogue: Catalogue) -> Iterator[LiveTable]:
+    table = LiveTable(tmp_path / "table.db", catalogue)
+    yield table
+    table.close()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    executable = chromium_path()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def page(browser: Any, request: pytest.FixtureRequest) -> Iterator[Any]:
+    """A tablet-sized page; its console errors fail the test."""
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    opened = context.new_page()
+    errors: list[str] = []
+    opened.on("pageerror", lambda error: errors.append(str(error)))
+    opened.on(
+        "console",
+        lambda message: errors.append(message.text) if message.type == "error" else None,
+    )
+    opened.errors = errors
+    yield opened
+    # kept for people to look at, and printed with a failing test's output
+    screenshot(opened, f"last-{request.node.name}")
+    print("page errors:", errors)
+    context.close()
+
+
+def screenshot(page: Any, name: str) -> None:
+    SCREENSHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
