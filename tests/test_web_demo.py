@@ -114,5 +114,5 @@ def test_mdns_failure_is_not_fatal(monkeypatch: pytest.MonkeyPatch) -> None:
     def broken(host: str) -> str:
         raise OSError("no network")
 
-    monkeypatch.setattr(server, "_lan_address", broken)
+    monkeypatch.setattr(server, "lan_address", broken)
     assert server.announce("0.0.0.0", 8000) is None
