@@ -59,12 +59,20 @@ def chromium_path() -> str:
 class LiveTable:
     """A simulated table with the dashboard served on a free port, restartable on that port."""
 
-    def __init__(self, db: Path, catalogue: Catalogue, zones: int = 3) -> None:
+    def __init__(
+        self,
+        db: Path,
+        catalogue: Catalogue,
+        zones: int = 3,
+        players: dict[str, list[str]] | None = None,
+        reader: str = "sim:",
+    ) -> None:
         self.store = EventStore.open(db)
-        self.header = make_header(list(PLAYERS), PLAYERS, catalogue, zones)
+        chosen = players or PLAYERS
+        self.header = make_header(list(chosen), chosen, catalogue, zones)
         self.live = LiveGame.start(self.store, self.header, catalogue)
-        config = TableConfig.simulated(zones)
-        self.service = TableService(self.live, config.readers, clock=time.monotonic)
+        readers = {zone: reader for zone in TableConfig.simulated(zones).readers}
+        self.service = TableService(self.live, readers, clock=time.monotonic)
         self.service.start()
         self.port = 0
         self.dashboard: Dashboard | None = None

@@ -6,6 +6,7 @@ import http.client
 import json
 import threading
 import time
+from types import SimpleNamespace
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -16,6 +17,7 @@ from werkzeug.serving import make_server
 from companion.service import TableService
 from tests.conftest import AUTH, TOKEN
 from web import create_app
+from web.stream import events
 from web.table import EXTENSION, Table
 
 PLAYERS = [
@@ -214,3 +216,42 @@ def test_two_tablets_over_http_award_once(port: int, service: TableService) -> N
         thread.join(timeout=5)
     assert sorted(statuses) == [200, 409, 409, 409]
     assert len(service.document()["scorings"]) == 1
+
+
+
+class QuietTable:
+    """Just enough of web.table.Table for the stream: a fixed state and a listener slot."""
+
+    def __init__(self) -> None:
+        self.closed = threading.Event()
+        self.listeners: list[Any] = []
+        self.state = (1, b"{}")
+
+    def listen(self, listener: Any) -> Any:
+        self.listeners.append(listener)
+        return lambda: self.listeners.remove(listener)
+
+    def payload(self) -> tuple[int, bytes]:
+        return self.state
+
+    def on_close(self, callback: Any) -> None:
+        pass
+
+    def forget_on_close(self, callback: Any) -> None:
+        pass
+
+
+def test_a_state_is_never_sent_twice() -> None:
+    """A change heard after its state already went out is not sent again (the listener is
+    called under the service's lock, the stream reads the state later)."""
+    quiet = QuietTable()
+    stream = events(quiet, None, ping=0.05)  # type: ignore[arg-type]
+    assert next(stream) == b": connected\n\n"
+    assert next(stream).startswith(b"id: 1\n")
+    quiet.listeners[0](SimpleNamespace(version=1))  # heard late: version 1 already went out
+    assert next(stream) == b": ping\n\n"
+    quiet.state = (2, b'{"v":2}')
+    quiet.listeners[0](SimpleNamespace(version=2))
+    assert next(stream).startswith(b"id: 2\n")
+    stream.close()
+    assert quiet.listeners == []

@@ -71,8 +71,10 @@ def events(table: Table, last_id: int | None, *, ping: float) -> Iterator[bytes]
     try:
         yield b": connected\n\n"  # headers go out now, whatever comes next
         version, data = table.payload()
+        sent = b""
         if last_id != version:
             yield message(version, data)
+            sent = data
         while not table.closed.is_set():
             if not subscription.wait(ping):
                 yield b": ping\n\n"
@@ -80,6 +82,8 @@ def events(table: Table, last_id: int | None, *, ping: float) -> Iterator[bytes]
             if table.closed.is_set():
                 return
             version, data = table.payload()
-            yield message(version, data)
+            if data != sent:  # not a change heard after its state was already sent
+                yield message(version, data)
+                sent = data
     finally:
         subscription.close()
