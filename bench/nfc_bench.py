@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import nfc
+from stats import percentile
 
 from companion.cli_table import open_table
 from companion.config import TableConfig
@@ -25,11 +26,6 @@ from companion.readers.nfc_zone import NfcZoneReader
 from companion.readers.ntag_sim import NtagCard, Simulator
 
 SAMPLES = 60
-
-
-def _percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
 def _detect(zones: int) -> tuple[list[float], list[float]]:
@@ -118,13 +114,13 @@ def bench_nfc() -> dict[str, float]:
     state = _place_to_state()
     baseline = statistics.median(activation)
     return {
-        "sim_place_to_event_ms_p50": round(_percentile(five, 0.5), 2),
-        "sim_place_to_event_ms_p99": round(_percentile(five, 0.99), 2),
-        "sim_place_to_state_ms_p50": round(_percentile(state, 0.5), 2),
-        "sim_place_to_state_ms_p99": round(_percentile(state, 0.99), 2),
+        "sim_place_to_event_ms_p50": round(percentile(five, 0.5), 2),
+        "sim_place_to_event_ms_p99": round(percentile(five, 0.99), 2),
+        "sim_place_to_state_ms_p50": round(percentile(state, 0.5), 2),
+        "sim_place_to_state_ms_p99": round(percentile(state, 0.99), 2),
         "nfcpy_activation_ms_p50": round(baseline, 2),
-        "reader_overhead_ms_p50": round(_percentile(ours, 0.5), 2),
-        "reader_overhead_ms_p99": round(_percentile(ours, 0.99), 2),
+        "reader_overhead_ms_p50": round(percentile(ours, 0.5), 2),
+        "reader_overhead_ms_p99": round(percentile(ours, 0.99), 2),
         "zones_1_vs_5_detect_ratio": round(statistics.median(five) / statistics.median(one), 3),
     }
 

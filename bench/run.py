@@ -1,7 +1,8 @@
 """Benchmarks (``make bench``): replay speed, tap-to-state latency, and whether a tap costs
 more late in a long night than in a fresh game. Results go to a JSON file.
 
-Run on the dev machine; the targets are listed in the results. Reader figures: bench/nfc_bench.py.
+Run on the dev machine; the targets are listed in the results. Reader figures: bench/nfc_bench.py;
+dashboard figures (tap to screen, serving memory): bench/dashboard_bench.py.
 """
 
 from __future__ import annotations
@@ -17,7 +18,9 @@ import time
 from pathlib import Path
 from typing import Any
 
+from dashboard_bench import bench_dashboard
 from nfc_bench import bench_nfc
+from stats import percentile
 
 from companion.cards import load_catalogue
 from companion.document import state_document
@@ -95,11 +98,6 @@ def bench_taps(live: LiveGame) -> list[float]:
     return costs
 
 
-def _percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--out", type=Path, default=Path("bench/results.json"))
@@ -122,15 +120,16 @@ def main() -> int:
     results: dict[str, Any] = {
         "replay_events_per_s": round(replay_rate),
         "replay_events": len(lines),
-        "tap_to_state_ms_p50": round(_percentile(fresh_costs, 0.5), 3),
-        "tap_to_state_ms_p99": round(_percentile(fresh_costs, 0.99), 3),
-        "tap_to_state_ms_p50_long": round(_percentile(long_costs, 0.5), 3),
-        "tap_to_state_ms_p99_long": round(_percentile(long_costs, 0.99), 3),
+        "tap_to_state_ms_p50": round(percentile(fresh_costs, 0.5), 3),
+        "tap_to_state_ms_p99": round(percentile(fresh_costs, 0.99), 3),
+        "tap_to_state_ms_p50_long": round(percentile(long_costs, 0.5), 3),
+        "tap_to_state_ms_p99_long": round(percentile(long_costs, 0.99), 3),
         "tap_cost_ratio_long_vs_short": round(
             statistics.median(long_costs) / statistics.median(fresh_costs), 3
         ),
         "taps_measured": TAPS,
         **bench_nfc(),
+        **bench_dashboard(),
         "machine": {"python": sys.version.split()[0], "platform": platform.platform()},
         "targets": {
             "replay_events_per_s": ">= 20000",
@@ -138,6 +137,9 @@ def main() -> int:
             "tap_cost_ratio_long_vs_short": "<= 1.5",
             "reader_overhead_ms_p99": "<= 5 (our time after nfcpy's activation)",
             "zones_1_vs_5_detect_ratio": "<= 1.1",
+            "tap_to_screen_ms_p50": "<= 150",
+            "tap_to_screen_ms_p99": "<= 300",
+            "serve_rss_mb": "<= 80 (5 zones, 10 clients)",
         },
     }
     args.out.parent.mkdir(parents=True, exist_ok=True)

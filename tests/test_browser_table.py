@@ -36,8 +36,11 @@ def test_taps_on_the_virtual_table_change_totals_progress_and_ready(
     page: Any, live_table: LiveTable
 ) -> None:
     live_table.tap("munchkin/treasure-bath", "base-1")
-    live_table.tap("munchkin/hippogriff", "base-1")
     open_table(page, live_table)
+    monsters = page.locator("section.prompt.monsters")
+    expect(monsters).to_contain_text("Treasure Bath needs its monsters: draw 1")
+    live_table.tap("munchkin/hippogriff", "base-1")
+    expect(monsters).to_have_count(0)
     panel = base_panel(page, "base-1")
     expect(panel.locator(".breakpoint")).to_have_text("15")  # 12 printed + Hippogriff's 3
     expect(panel.locator(".total")).to_have_text("0")

@@ -68,16 +68,10 @@ class StreamClient(threading.Thread):
 
 
 def minions(table: LiveTable, catalogue: Catalogue) -> list[str]:
-    return [
-        uid
-        for uid, card in table.header["tags"].items()
-        if catalogue[card].type == "minion"
-    ]
+    return [uid for uid, card in table.header["tags"].items() if catalogue[card].type == "minion"]
 
 
-def test_twenty_clients_five_zones_ten_taps_a_second(
-    tmp_path: Path, catalogue: Catalogue
-) -> None:
+def test_twenty_clients_five_zones_ten_taps_a_second(tmp_path: Path, catalogue: Catalogue) -> None:
     # mock: readers take each read as it is placed; nfcpy itself (the sim: path) cannot hold
     # 10 cards a second on one antenna: its presence check sleeps 0.1 s between polls
     table = LiveTable(tmp_path / "load.db", catalogue, zones=4, players=PLAYERS, reader="mock:")

@@ -6,8 +6,8 @@ import http.client
 import json
 import threading
 import time
-from types import SimpleNamespace
 from collections.abc import Callable, Iterator
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -216,7 +216,6 @@ def test_two_tablets_over_http_award_once(port: int, service: TableService) -> N
         thread.join(timeout=5)
     assert sorted(statuses) == [200, 409, 409, 409]
     assert len(service.document()["scorings"]) == 1
-
 
 
 class QuietTable:

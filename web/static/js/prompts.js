@@ -13,6 +13,12 @@ export function promptCards(payload, send, enrolTag) {
       h("section.prompt.info", h("p.message", `Tap the minion that ${cardName(state.pending.card)} goes on (at ${state.pending.zone})`))
     );
   }
+  for (const base of state.bases.filter((b) => b.monsters_to_place > 0)) {
+    found.push(
+      h("section.prompt.monsters", { dataset: { zone: base.zone } },
+        h("p.message", `${cardName(base.card)} needs its monsters: draw ${base.monsters_to_place} and tap them on ${base.zone}`))
+    );
+  }
   const scoring = state.bases.find((b) => b.scoring);
   if (scoring) found.push(scoringNow(scoring, send));
   else if (!state.winners.length) {
