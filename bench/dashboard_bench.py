@@ -42,9 +42,11 @@ WATCH_TOTALS = """() => {
   new MutationObserver(() => {
     const at = performance.timeOrigin + performance.now();
     for (const el of document.querySelectorAll('article.base')) {
-      window.__totals.push({zone: el.dataset.zone, total: el.querySelector('.total').textContent, at});
+      const total = el.querySelector('.total').textContent;
+      window.__totals.push({zone: el.dataset.zone, total, at});
     }
-  }).observe(document.querySelector('#bases'), {childList: true, subtree: true, characterData: true});
+  }).observe(document.querySelector('#bases'),
+             {childList: true, subtree: true, characterData: true});
 }"""
 
 
