@@ -7,9 +7,7 @@ the real dashboard. People can pause the game and tap cards themselves on the vi
 
 from __future__ import annotations
 
-import signal
 import sys
-import threading
 import time
 
 import click
@@ -67,14 +65,9 @@ def demo(port: int, lan: bool, db: str, zones: int, still: bool) -> None:
     click.echo(f"open {address} (this address carries the control token: {address}?token={token})")
     _print_qr(f"{address}?token={token}")
     click.echo("Ctrl-C stops it; the game is kept in " + db)
-    stop = threading.Thread(target=dashboard.shutdown, daemon=True)
-    signal.signal(signal.SIGTERM, lambda *_: stop.start())
     try:
-        dashboard.serve_forever()
-    except KeyboardInterrupt:
-        pass
+        dashboard.run_until_stopped()
     finally:
-        dashboard.close()
         service.stop()
         store.close()
 

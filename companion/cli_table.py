@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import signal
 import sys
-import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -151,18 +149,13 @@ def serve(table_file: Path | None, simulate: bool, db: str | None, port: int | N
         token=token,
         simulated=simulate,
     )
-    stop = threading.Thread(target=dashboard.shutdown, daemon=True)
-    signal.signal(signal.SIGTERM, lambda *_: stop.start())
     click.echo(
         f"table running with zones {', '.join(service.readers)}; "
         f"dashboard on http://{config.bind}:{dashboard.port}/ ; Ctrl-C stops it",
     )
     try:
-        dashboard.serve_forever()
-    except KeyboardInterrupt:
-        pass
+        dashboard.run_until_stopped()
     finally:
-        dashboard.close()
         service.stop()
         service.live.store.close()
 

@@ -1,7 +1,7 @@
 """The tablet dashboard: a Flask app over one running table (``companion.service``).
 
-:func:`create_app` builds it with its services injected; :func:`serve` runs it. The JSON API
-is the contract in ``web/README.md``.
+:func:`create_app` builds it with its services injected; :class:`web.server.Dashboard`
+serves it. The JSON API is the contract in ``web/README.md``.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from web.tokens import load_or_create_token
 if TYPE_CHECKING:
     from web.demo import DemoPlayer
 
-__all__ = ["TOKEN_HEADER", "Table", "create_app", "load_or_create_token", "serve"]
+__all__ = ["TOKEN_HEADER", "Table", "create_app", "load_or_create_token"]
 
 DEFAULTS: dict[str, Any] = {
     "SSE_PING_SECONDS": 15.0,
@@ -53,18 +53,3 @@ def create_app(
     for module in (live, api, setup, history, enrol, readers, sim):
         app.register_blueprint(module.bp)
     return app
-
-
-def serve(
-    service: TableService,
-    *,
-    host: str,
-    port: int,
-    token: str,
-    simulated: bool,
-    demo: DemoPlayer | None = None,
-) -> None:
-    """Run the dashboard until interrupted (see :func:`web.server.serve`)."""
-    from web.server import serve as run
-
-    run(service, host=host, port=port, token=token, simulated=simulated, demo=demo)

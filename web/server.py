@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import logging
+import signal
 import socket
+import threading
 from typing import TYPE_CHECKING, Any
 
 from werkzeug.serving import make_server
@@ -18,27 +20,6 @@ log = logging.getLogger(__name__)
 SERVICE_TYPE = "_http._tcp.local."
 SERVICE_NAME = "companion"
 LOCAL_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
-
-
-def serve(
-    service: TableService,
-    *,
-    host: str,
-    port: int,
-    token: str,
-    simulated: bool,
-    demo: DemoPlayer | None = None,
-) -> None:
-    """Serve until interrupted (KeyboardInterrupt ends it); the caller starts and stops the
-    service. Every event stream is ended and the mDNS announcement withdrawn on the way out."""
-    dashboard = Dashboard(
-        service, host=host, port=port, token=token, simulated=simulated, demo=demo
-    )
-    log.info("dashboard on http://%s:%d/", host, dashboard.port)
-    try:
-        dashboard.serve_forever()
-    finally:
-        dashboard.close()
 
 
 class Dashboard:
@@ -70,6 +51,18 @@ class Dashboard:
 
     def serve_forever(self) -> None:
         self.server.serve_forever()
+
+    def run_until_stopped(self) -> None:
+        """Serve until Ctrl-C or SIGTERM (from the main thread), then close the dashboard;
+        the caller then stops the service and closes the store."""
+        stopper = threading.Thread(target=self.shutdown, daemon=True)
+        signal.signal(signal.SIGTERM, lambda *_: stopper.start())
+        try:
+            self.serve_forever()
+        except KeyboardInterrupt:
+            pass
+        finally:
+            self.close()
 
     def shutdown(self) -> None:
         """Stop :meth:`serve_forever` (from another thread)."""

@@ -1,0 +1,55 @@
+"""``companion demo`` as people run it (``make demo``): a process serving the live table."""
+
+from __future__ import annotations
+
+import json
+import re
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+
+def test_demo_serves_a_self_playing_simulated_table_and_stops_on_sigterm(tmp_path: Path) -> None:
+    companion = Path(sys.executable).parent / "companion"
+    db = tmp_path / "demo.db"
+    process = subprocess.Popen(
+        [str(companion), "demo", "--port", "0", "--db", str(db)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        assert process.stdout is not None
+        address = None
+        for line in process.stdout:
+            found = re.search(r"open (http://127\.0\.0\.1:\d+/) \(.*\?token=([\w-]+)\)", line)
+            if found:
+                address, token = found.groups()
+                break
+        assert address is not None, "the demo printed no address"
+        assert token == (tmp_path / "demo.db.token").read_text().strip()
+        with urllib.request.urlopen(address + "api/state", timeout=10) as answer:
+            state = json.load(answer)
+        assert state["simulated"] is True and state["demo"] is True
+        assert state["state"]["players"][0]["name"] == "Ann"
+        first = state["version"]
+        deadline = time.monotonic() + 30
+        while state["version"] == first and time.monotonic() < deadline:
+            time.sleep(0.5)  # the demo game plays itself at human pace
+            with urllib.request.urlopen(address + "api/state", timeout=10) as answer:
+                state = json.load(answer)
+        assert state["version"] > first
+        with urllib.request.urlopen(address, timeout=10) as answer:
+            page = answer.read().decode()
+        assert 'src="/static/js/table.js"' in page
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(15) == 0
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+        assert process.stdout is not None
+        process.stdout.close()
