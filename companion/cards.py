@@ -10,10 +10,11 @@ import os
 import re
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Final, Literal
 
+from companion.cthulhu.cards import CthulhuCatalogue, parse_cthulhu
 from companion.effects import Effect, parse_effects
 from companion.errors import CatalogueError
 
@@ -21,6 +22,7 @@ CardType = Literal["minion", "action", "base", "monster", "treasure"]
 CARD_TYPES: Final = ("minion", "action", "base", "monster", "treasure")
 PlayTarget = Literal["minion", "base", "standard"]
 
+CTHULHU: Final = "munchkin-cthulhu"
 #: Set ids of the Smash Up sets, and how many of each kind of card a set must hold.
 SMASHUP_SETS: Final = ("core", "monster-smash", "oops", "munchkin")
 FACTION_SIZE: Final = 20
@@ -110,6 +112,8 @@ class Catalogue:
     factions: Mapping[str, Faction]
     cards: Mapping[str, Card]
     _by_faction: Mapping[str, tuple[Card, ...]] = field(default_factory=dict, repr=False)
+    #: Munchkin Cthulhu's cards (another game: its own kinds and facts)
+    cthulhu: CthulhuCatalogue = field(default_factory=lambda: CthulhuCatalogue({}), repr=False)
 
     def __getitem__(self, card_id: str) -> Card:
         return self.cards[card_id]
@@ -192,6 +196,16 @@ def _read_json(path: Path) -> Any:
 
 def build_catalogue(documents: Iterable[tuple[Path, Any]]) -> Catalogue:
     """Validate parsed set documents and build the catalogue."""
+    documents = list(documents)
+    other = [(p, d) for p, d in documents if isinstance(d, dict) and d.get("game") == CTHULHU]
+    smash_up = [(p, d) for p, d in documents if not any(p is q for q, _ in other)]
+    catalogue = _build_smash_up(smash_up)
+    if other:
+        catalogue = replace(catalogue, cthulhu=parse_cthulhu(*other[0]))
+    return catalogue
+
+
+def _build_smash_up(documents: Iterable[tuple[Path, Any]]) -> Catalogue:
     sets: dict[str, CardSet] = {}
     factions: dict[str, Faction] = {}
     cards: dict[str, Card] = {}

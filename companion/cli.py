@@ -43,7 +43,9 @@ def cards() -> None:
 
 
 @cards.command("list")
-@click.option("--set", "set_id", help="Set id: core, monster-smash, oops, munchkin.")
+@click.option(
+    "--set", "set_id", help="Set id: core, monster-smash, oops, munchkin, munchkin-cthulhu."
+)
 @click.option("--faction", help="Faction id (munchkin/orcs) or name (Orcs).")
 @click.option(
     "--type",
@@ -54,6 +56,11 @@ def cards() -> None:
 def cards_list(set_id: str | None, faction: str | None, card_type: str | None) -> None:
     """List cards as a table."""
     catalogue = _catalogue()
+    if set_id == "munchkin-cthulhu":
+        from companion.cthulhu.cards import card_table as cthulhu_table
+
+        click.echo(cthulhu_table(list(catalogue.cthulhu)))
+        return
     if set_id is not None and set_id not in catalogue.sets:
         raise click.UsageError(f"unknown set {set_id!r}; sets: {', '.join(catalogue.sets)}")
     chosen: list[Card] = catalogue.select(set_id=set_id, faction=faction, card_type=card_type)
@@ -98,8 +105,6 @@ def _replay(lines: list[str], catalogue: Any) -> dict[str, Any]:
     if first is None:
         raise TapeError("the tape is empty: its first line must be the header", 1)
     header = parse_header(first.event, catalogue, first.number)
-    if header.game != "smashup":
-        raise TapeError(f"{header.game} tapes are not supported yet", first.number)
     game = replay_lines(header, numbered, catalogue)
     return state_document(game.state, catalogue)
 

@@ -11,9 +11,13 @@ from companion.rules.scoring import ScoringResult, score_base
 from companion.tracker.state import TrackerState
 
 
-def state_document(state: TrackerState, catalogue: Catalogue) -> dict[str, Any]:
+def state_document(state: Any, catalogue: Catalogue) -> dict[str, Any]:
     """Everything the contract names, plus ``version``, ``winners``, ``prompts`` and detail
     fields (extra keys are allowed; named ones never change)."""
+    if not isinstance(state, TrackerState):
+        from companion.cthulhu.document import state_document as cthulhu_document
+
+        return cthulhu_document(state, catalogue.cthulhu)
     table = state.table
     view = evaluate(table, catalogue)
     finals = final_vp(table)
@@ -93,6 +97,10 @@ def _preview(result: ScoringResult) -> dict[str, Any]:
 
 def render_text(document: dict[str, Any], catalogue: Catalogue) -> str:
     """A readable table of a state document, for a terminal."""
+    if document.get("game") == "munchkin-cthulhu":
+        from companion.cthulhu.document import render_text as cthulhu_text
+
+        return cthulhu_text(document, catalogue.cthulhu)
 
     def name(card_id: str) -> str:
         return catalogue[card_id].name if card_id in catalogue else card_id

@@ -87,7 +87,7 @@ class TableService:
 
     @property
     def version(self) -> int:
-        return self.live.game.state.version
+        return int(self.live.game.state.version)
 
     def submit(self, line: dict[str, Any], *, seen_version: int | None = None) -> Outcome:
         """Apply, store and announce one line. :raises Rejected: stale version or bad line."""

@@ -7,7 +7,7 @@ Parsing is pure: text in, typed header and plain event dicts out. Every problem 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Container, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -68,7 +68,8 @@ def parse_header(raw: Any, catalogue: Catalogue, line: int = 1) -> Header:
     if len(set(zones)) != len(zones):
         raise TapeError('"zones" must not repeat a zone', line)
     factions = _factions(raw.get("factions", {}), players, catalogue, game, line)
-    tags = _tags(raw.get("tags", {}), players, catalogue, line)
+    known = catalogue.cthulhu if game == "munchkin-cthulhu" else catalogue
+    tags = _tags(raw.get("tags", {}), players, known, line)
     sex = raw.get("sex", {})
     if not isinstance(sex, dict) or not all(p in players for p in sex):
         raise TapeError('"sex" must map player names to "female" or "male"', line)
@@ -105,7 +106,9 @@ def _factions(
     return result
 
 
-def _tags(raw: Any, players: list[str], catalogue: Catalogue, line: int) -> dict[str, TagBinding]:
+def _tags(
+    raw: Any, players: list[str], catalogue: Container[str], line: int
+) -> dict[str, TagBinding]:
     if not isinstance(raw, dict):
         raise TapeError('"tags" must map tag uids to card ids', line)
     tags: dict[str, TagBinding] = {}

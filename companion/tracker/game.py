@@ -29,8 +29,16 @@ class Game:
 
     def __init__(self, header: Header, catalogue: Catalogue) -> None:
         self.catalogue = catalogue
-        self.state: TrackerState = new_state(header)
-        self._before: list[TrackerState] = []
+        self.cthulhu = header.game == "munchkin-cthulhu"
+        if self.cthulhu:
+            from companion.cthulhu import tracker as cthulhu
+
+            self.state: Any = cthulhu.new_state(header)
+            self._step: Any = cthulhu.step
+        else:
+            self.state = new_state(header)
+            self._step = step
+        self._before: list[Any] = []
 
     @property
     def can_undo(self) -> bool:
@@ -56,7 +64,7 @@ class Game:
             events = (event("undone"), *_vp_changes(self.state, restored, line))
             self.state = restored
             return Outcome(restored, events, True)
-        outcome = step(self.state, line, self.catalogue)
+        outcome = self._step(self.state, line, self.catalogue)
         if outcome.changed:
             self._before.append(self.state)
         events = outcome.events + _vp_changes(self.state, outcome.state, line)
@@ -64,11 +72,9 @@ class Game:
         return Outcome(self.state, events, outcome.changed)
 
 
-def _vp_changes(
-    before: TrackerState, after: TrackerState, line: dict[str, Any]
-) -> tuple[dict[str, Any], ...]:
+def _vp_changes(before: Any, after: Any, line: dict[str, Any]) -> tuple[dict[str, Any], ...]:
     """VP gained outside placings (on-play and leave-play abilities), said as events."""
-    if line.get("input") == "award":
+    if line.get("input") == "award" or not isinstance(after, TrackerState):
         return ()
     return tuple(
         event("vp", player=player, delta=new - old)

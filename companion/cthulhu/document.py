@@ -1,0 +1,143 @@
+"""The Munchkin Cthulhu state document (tape contract), plus what the dashboard shows: items
+carried but not in use and why, both sides of a combat and the margin, who still has to run."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.cthulhu import rules
+from companion.cthulhu.cards import CthulhuCatalogue
+from companion.cthulhu.rules import Combat, MCTable
+from companion.cthulhu.tracker import MCState
+
+
+def state_document(state: MCState, cards: CthulhuCatalogue) -> dict[str, Any]:
+    table = state.table
+    return {
+        "game": state.header.game,
+        "version": state.version,
+        "turn": table.turn,
+        "current_player": table.current_player,
+        "players": [_player(table, p.name, cards) for p in table.players],
+        "combat": _combat(table, table.combat, cards) if table.combat else None,
+        "last_combat": _last(table),
+        "running": _running(table, cards),
+        "winner": table.winners[0] if table.winners else None,
+        "winners": list(table.winners),
+        "prompts": [prompt.to_json() for prompt in state.prompts],
+        "pending": None,
+    }
+
+
+def _player(table: MCTable, name: str, cards: CthulhuCatalogue) -> dict[str, Any]:
+    player = table.player(name)
+    uses = rules.gear(player, cards)
+    return {
+        "name": name,
+        "level": player.level,
+        "sex": player.sex,
+        "classes": [c.card for c in player.classes],
+        "items": [
+            {
+                "tag": use.held.tag,
+                "card": use.held.card,
+                "bonus": cards[use.held.card].bonus,
+                "in_use": use.in_use,
+                "why_not": use.reason,
+            }
+            for use in uses
+        ],
+        "gear": sum(use.bonus for use in uses if use.in_use),
+        "class_bonus": rules.class_bonus(table, player, cards),
+        "kept": [{"tag": k.tag, "card": k.card} for k in player.kept],
+        "strength": rules.strength(table, name, cards),
+    }
+
+
+def _combat(table: MCTable, combat: Combat, cards: CthulhuCatalogue) -> dict[str, Any]:
+    ours = rules.players_strength(table, combat, cards)
+    theirs = rules.monsters_strength(table, combat, cards)
+    return {
+        "fighter": combat.fighter,
+        "helper": combat.helper,
+        "monsters": [
+            {
+                "tag": foe.tag,
+                "card": foe.card,
+                "level": cards[foe.card].level,
+                "strength": rules.foe_strength(table, combat, foe, cards),
+                "enhancers": [{"tag": e.tag, "card": e.card} for e in foe.enhancers],
+                "treasures": cards[foe.card].treasures,
+                "levels_gained": cards[foe.card].levels_gained,
+                "not_computed": [m.text for m in cards[foe.card].modifiers if m.text],
+            }
+            for foe in combat.monsters
+        ],
+        "one_shots": [
+            {"tag": o.tag, "card": o.card, "bonus": cards[o.card].bonus} for o in combat.one_shots
+        ],
+        "players_strength": ours,
+        "monsters_strength": theirs,
+        "winning": ours > theirs,
+        "margin": ours - theirs,
+    }
+
+
+def _last(table: MCTable) -> dict[str, Any] | None:
+    last = table.last_combat
+    if last is None:
+        return None
+    return {
+        "won": last.won,
+        "levels": last.levels,
+        "treasures": last.treasures,
+        "fighter": last.fighter,
+        "helper": last.helper,
+    }
+
+
+def _running(table: MCTable, cards: CthulhuCatalogue) -> dict[str, Any] | None:
+    escape = table.escape
+    if escape is None:
+        return None
+    return {
+        "players": list(escape.players),
+        "needs": {
+            name: rules.ESCAPE_ROLL - rules.run_away_bonus(escape, name, cards)
+            for name in escape.players
+        },
+    }
+
+
+def render_text(document: dict[str, Any], cards: CthulhuCatalogue) -> str:
+    """The Munchkin Cthulhu table for a terminal."""
+
+    def name(card_id: str) -> str:
+        card = cards.get(card_id)
+        return card.name if card is not None else card_id
+
+    winners = document["winners"]
+    status = (
+        f"winner: {', '.join(winners)}"
+        if winners
+        else f"turn {document['turn']}, {document['current_player']} to play"
+    )
+    lines = [f"Munchkin Cthulhu - {status}", "", "Player      Level  Strength  Class"]
+    for player in document["players"]:
+        classes = ", ".join(name(c) for c in player["classes"]) or "-"
+        lines.append(
+            f"{player['name']:<10} {player['level']:>6} {player['strength']:>9}  {classes}"
+        )
+        for item in player["items"]:
+            use = "in use" if item["in_use"] else f"carried ({item['why_not']})"
+            lines.append(f"    {name(item['card'])}: {item['bonus']} - {use}")
+    combat = document["combat"]
+    if combat:
+        monsters = ", ".join(f"{name(m['card'])} {m['strength']}" for m in combat["monsters"])
+        lines += [
+            "",
+            f"Combat: {combat['fighter']}"
+            + (f" helped by {combat['helper']}" if combat["helper"] else "")
+            + f" {combat['players_strength']} against {monsters} = {combat['monsters_strength']}",
+        ]
+    return "\n".join(lines)
