@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from companion.cards import Catalogue
-from companion.rules.game import final_vp
+from companion.rules.burying import buried_by
+from companion.rules.game import buried_madness, final_vp
 from companion.rules.power import evaluate
 from companion.rules.scoring import ScoringResult, score_base
 from companion.tracker.state import TrackerState
@@ -17,6 +18,7 @@ def state_document(state: TrackerState, catalogue: Catalogue) -> dict[str, Any]:
     table = state.table
     view = evaluate(table, catalogue)
     finals = final_vp(table)
+    hidden_madness = buried_madness(table)
     bases = []
     for base, base_view in zip(table.bases, view.bases, strict=True):
         minions: list[dict[str, Any]] = []
@@ -54,6 +56,7 @@ def state_document(state: TrackerState, catalogue: Catalogue) -> dict[str, Any]:
                     for a in base.attached
                 ],
                 "buried": [{"tag": b.tag, "controller": b.controller} for b in base.buried],
+                "buried_count": buried_by(base),
                 "monsters_to_place": state.setup_left(base.zone),
                 "preview": _preview(score_base(table, catalogue, base.zone, view)),
             }
@@ -69,6 +72,7 @@ def state_document(state: TrackerState, catalogue: Catalogue) -> dict[str, Any]:
                 "vp": table.vp[seat],
                 "madness": table.madness[seat],
                 "final_vp": finals[seat],
+                "buried_madness": hidden_madness[seat],
             }
             for seat, name in enumerate(table.players)
         ],
@@ -81,6 +85,19 @@ def state_document(state: TrackerState, catalogue: Catalogue) -> dict[str, Any]:
         "pending": None
         if state.pending is None
         else {"tag": state.pending.tag, "card": state.pending.card, "zone": state.pending.zone},
+        "burying": _burying(state),
+    }
+
+
+def _burying(state: TrackerState) -> dict[str, Any]:
+    """Who may uncover now, and a bury from hand waiting for its taps."""
+    armed = state.bury_next
+    return {
+        "start_uncover": state.uncovering.start,
+        "uncovers": dict(state.uncovering.grants),
+        "bury_next": None
+        if armed is None
+        else {"zone": armed.zone, "player": armed.player, "left": armed.left},
     }
 
 

@@ -22,6 +22,12 @@ PromptKind = Literal[
     "game-over",
     "wrong-zone",
     "crosstalk",
+    "uncover",
+    "bury",
+    "destroy",
+    "counters",
+    "duel",
+    "move",
 ]
 
 

@@ -10,8 +10,9 @@ from companion.cards import Catalogue
 from companion.errors import CompanionError
 from companion.prompts import DISMISS, Option
 from companion.rules import game as rules
-from companion.table import Buried, Table, Temporary
+from companion.table import Table, Temporary
 from companion.tape import TagBinding
+from companion.tracker import abilities, burying
 from companion.tracker.common import (
     ask,
     binding,
@@ -51,11 +52,19 @@ def score(state: TrackerState, line: dict[str, Any], catalogue: Catalogue) -> Ou
     base = table.base_at(zone)
     assert base is not None
     text = f"{name_of(catalogue, base.card)} is scoring: play before-scoring specials, then award"
-    return _changed(replace(state, table=table), event("scoring-opened", zone=zone, text=text))
+    opened = _changed(replace(state, table=table), event("scoring-opened", zone=zone, text=text))
+    return merge(opened, abilities.before_scoring(opened.state, zone, catalogue))
 
 
 def award(state: TrackerState, line: dict[str, Any], catalogue: Catalogue) -> Outcome:
     zone = state.table.scoring
+    scored = state.table.base_at(zone) if zone is not None else None
+    gone = scored.buried if scored is not None else ()
+    mummies = [
+        (m.tag, m.controller)
+        for m in (scored.minions if scored is not None else ())
+        if m.controller is not None and burying.reburies_after_scoring(catalogue[m.card])
+    ]
     try:
         table, result = rules.award(state.table, catalogue)
     except CompanionError as exc:
@@ -69,7 +78,7 @@ def award(state: TrackerState, line: dict[str, Any], catalogue: Catalogue) -> Ou
         setup=tuple((z, n) for z, n in state.setup if z != zone),
     )
     ranking = [{"player": p.player, "place": p.place, "vp": p.vp} for p in result.ranking]
-    return _changed(
+    scored_event = _changed(
         updated,
         event(
             "scored",
@@ -78,6 +87,10 @@ def award(state: TrackerState, line: dict[str, Any], catalogue: Catalogue) -> Ou
             ranking=ranking,
             treasures=list(result.treasure_order),
         ),
+    )
+    assert zone is not None
+    return merge(
+        scored_event, burying.after_scoring(scored_event.state, gone, mummies, zone, catalogue)
     )
 
 
@@ -91,11 +104,22 @@ def end_turn(state: TrackerState, line: dict[str, Any], catalogue: Catalogue) ->
         events.append(note(f"{name_of(catalogue, state.pending.card)} never got a target"))
     player = state.table.current_player
     table = rules.end_turn(state.table)
-    updated = replace(state, table=table, pending=None, minions_played=0, actions_played=0)
+    updated = replace(
+        state,
+        table=table,
+        pending=None,
+        minions_played=0,
+        actions_played=0,
+        bury_next=None,
+        used=frozenset(),
+        next_minion=(),
+        duel=state.duel if state.duel is not None and state.duel.is_open else None,
+    )
     events.append(event("turn-ended", player=player, next=table.current_player))
     if table.winners:
         events.append(event("game-over", winners=list(table.winners)))
-    return _changed(updated, *events)
+        return _changed(updated, *events)
+    return merge(_changed(updated, *events), burying.start_of_turn(updated))
 
 
 def counter(state: TrackerState, line: dict[str, Any], catalogue: Catalogue) -> Outcome:
@@ -126,34 +150,6 @@ def madness(state: TrackerState, line: dict[str, Any], catalogue: Catalogue) -> 
     delta = need(line, "delta", int, "a whole number of Madness cards (may be negative)")
     table = rules.add_madness(state.table, player, delta)
     return _changed(replace(state, table=table), event("madness", player=player, delta=delta))
-
-
-def bury(state: TrackerState, line: dict[str, Any], catalogue: Catalogue) -> Outcome:
-    tag = _tag(state, line)
-    zone = need(line, "zone", str, "the zone of the base to bury it at")
-    bound = binding(state, tag)
-    if bound is None:
-        raise Rejected(f"tag {tag} is not enrolled: enrol it before burying it")
-    base = state.table.base_at(zone)
-    if base is None:
-        raise Rejected(f"there is no base at {zone} to bury a card at")
-    card = catalogue[bound.card]
-    owners = owner_candidates(state, card, bound)
-    controller = owners[0] if len(owners) == 1 else state.table.current_player
-    table = state.table
-    events: list[dict[str, Any]] = []
-    if rules.where_is(table, tag) is not None:
-        left = discard(state, tag, card, catalogue)  # reburied: counters and cards on it go
-        table = left.state.table
-        events.extend(left.events)
-        base = table.base_at(zone)
-        assert base is not None
-    buried = Buried(
-        tag=tag, card=card.id, controller=controller, owner=owners[0] if owners else None
-    )
-    table = table.with_base(replace(base, buried=(*base.buried, buried)))
-    events.append(event("buried", tag=tag, zone=zone, player=controller))
-    return _changed(replace(state, table=table), *events)
 
 
 def answer(state: TrackerState, line: dict[str, Any], catalogue: Catalogue) -> Outcome:
@@ -236,8 +232,10 @@ def remove_base(state: TrackerState, line: dict[str, Any], catalogue: Catalogue)
         raise Rejected(f"there is no base at {zone}")
     if state.table.scoring == zone:
         raise Rejected(f"the base at {zone} is being scored: award it first")
-    table = state.table.without_base(zone)
-    return _changed(replace(state, table=table), event("base-removed", zone=zone))
+    table, gone = rules.release_buried(state.table, zone)
+    table = table.without_base(zone)
+    removed = _changed(replace(state, table=table), event("base-removed", zone=zone))
+    return merge(removed, burying.after_scoring(removed.state, gone, [], zone, catalogue))
 
 
 def replace_base(state: TrackerState, line: dict[str, Any], catalogue: Catalogue) -> Outcome:
@@ -300,7 +298,8 @@ HANDLERS: dict[str, Handler] = {
     "counter": counter,
     "control": control,
     "madness": madness,
-    "bury": bury,
+    "bury": burying.bury_input,
+    "uncover": burying.uncover_input,
     "answer": answer,
     "dismiss": dismiss,
     "owner": owner,
