@@ -11,7 +11,7 @@ from companion.cards import Card, Catalogue
 from companion.prompts import Option
 from companion.rules.power import evaluate
 from companion.table_effects import BuryEffect, DestroyEffect
-from companion.tracker import burying
+from companion.tracker import burying, counters
 from companion.tracker.common import ask, merge
 from companion.tracker.state import Outcome, TrackerState
 
@@ -27,7 +27,13 @@ def after_play(
 ) -> Outcome:
     """The on-play abilities of ``card`` just played at ``zone`` (``uncovering``: it was
     uncovered, so a card that buries itself now resolves the rest of its text)."""
-    outcome = Outcome(state)
+    if card.is_minion and state.table.locate(uid) is not None:
+        outcome = counters.played(state, uid, zone, controller, catalogue)
+    elif card.play != "minion":  # an action on a minion acts when it attaches
+        trigger = counters.Trigger(card, uid, controller, zone)
+        outcome = counters.fire(state, trigger, "play", catalogue)
+    else:
+        outcome = Outcome(state)
     for effect in card.effects:
         if isinstance(effect, BuryEffect) and effect.on == "play" and effect.what != "self":
             outcome = merge(outcome, burying.grant(outcome.state, effect, controller, zone, card))
@@ -80,3 +86,17 @@ def destroy_prompt(
         return Outcome(state)
     text = f"{card.name}: destroy a minion of power {effect.max_power} or less at {zone}?"
     return ask(state, "destroy", text, options, zone=zone)
+
+
+def after_attach(
+    state: TrackerState, tag: str, card_id: str, target: str, catalogue: Catalogue
+) -> Outcome:
+    """An action played on a minion attached to it: its on-play abilities (Ancient Curse)."""
+    found = state.table.locate(target)
+    if found is None:
+        return Outcome(state)
+    base, minion = found
+    action = next((a for a in minion.attached if a.tag == tag), None)
+    controller = action.controller if action is not None else None
+    trigger = counters.Trigger(catalogue[card_id], tag, controller, base.zone, bearer=target)
+    return counters.fire(state, trigger, "play", catalogue)

@@ -12,7 +12,7 @@ from companion.prompts import DISMISS, Option
 from companion.rules import game as rules
 from companion.table import Table, Temporary
 from companion.tape import TagBinding
-from companion.tracker import abilities, burying
+from companion.tracker import abilities, burying, counters
 from companion.tracker.common import (
     ask,
     binding,
@@ -88,10 +88,15 @@ def award(state: TrackerState, line: dict[str, Any], catalogue: Catalogue) -> Ou
             treasures=list(result.treasure_order),
         ),
     )
-    assert zone is not None
-    return merge(
+    assert zone is not None and scored is not None
+    outcome = merge(
         scored_event, burying.after_scoring(scored_event.state, gone, mummies, zone, catalogue)
     )
+    winners = tuple(p.player for p in result.ranking if p.place == 1)
+    golem = counters.Trigger(catalogue[scored.card], scored.tag, None, zone, winners=winners)
+    outcome = merge(outcome, counters.fire(outcome.state, golem, "base-scored", catalogue))
+    left = [(m, zone) for m in scored.minions]
+    return merge(outcome, counters.discarded(outcome.state, left, catalogue, destroyed=False))
 
 
 def end_turn(state: TrackerState, line: dict[str, Any], catalogue: Catalogue) -> Outcome:
@@ -119,14 +124,8 @@ def end_turn(state: TrackerState, line: dict[str, Any], catalogue: Catalogue) ->
     if table.winners:
         events.append(event("game-over", winners=list(table.winners)))
         return _changed(updated, *events)
-    return merge(_changed(updated, *events), burying.start_of_turn(updated))
-
-
-def counter(state: TrackerState, line: dict[str, Any], catalogue: Catalogue) -> Outcome:
-    tag = _tag(state, line)
-    delta = need(line, "delta", int, "a whole number of counters (may be negative)")
-    table = _rules(lambda: rules.add_counters(state.table, tag, delta))
-    return _changed(replace(state, table=table), event("counters", tag=tag, delta=delta))
+    outcome = merge(_changed(updated, *events), burying.start_of_turn(updated))
+    return merge(outcome, counters.start_of_turn(outcome.state, catalogue))
 
 
 def control(state: TrackerState, line: dict[str, Any], catalogue: Catalogue) -> Outcome:
@@ -160,8 +159,13 @@ def answer(state: TrackerState, line: dict[str, Any], catalogue: Catalogue) -> O
         raise Rejected(f"prompt {wanted} is not open (it was answered or undone)")
     if not 0 <= choice < len(prompt.options):
         raise Rejected(f"prompt {wanted} has options 0 to {len(prompt.options) - 1}")
-    cleared = replace(state, prompts=tuple(p for p in state.prompts if p.id != wanted))
     chosen = prompt.options[choice].line
+    cleared = replace(state, prompts=tuple(p for p in state.prompts if p.id != wanted))
+    if chosen != DISMISS and (prompt.left is None or prompt.left > 1):
+        again = replace(prompt, left=None if prompt.left is None else prompt.left - 1)
+        cleared = replace(
+            state, prompts=tuple(again if p.id == wanted else p for p in state.prompts)
+        )
     answered = Outcome(cleared, (event("answered", prompt=wanted, option=choice),))
     if chosen == DISMISS:
         return answered
@@ -212,10 +216,11 @@ def attach(state: TrackerState, line: dict[str, Any], catalogue: Catalogue) -> O
     table = _rules(
         lambda: rules.attach_to_minion(state.table, target, tag, card.id, controller, owner_name)
     )
-    return _changed(
+    attached = _changed(
         replace(state, table=table, pending=None),
         event("attached", tag=tag, card=card.id, target=target, player=controller),
     )
+    return merge(attached, abilities.after_attach(attached.state, tag, card.id, target, catalogue))
 
 
 def remove(state: TrackerState, line: dict[str, Any], catalogue: Catalogue) -> Outcome:
@@ -295,7 +300,9 @@ HANDLERS: dict[str, Handler] = {
     "score": score,
     "award": award,
     "end-turn": end_turn,
-    "counter": counter,
+    "counter": counters.counter_input,
+    "move-counters": counters.move_input,
+    "talent": counters.talent_input,
     "control": control,
     "madness": madness,
     "bury": burying.bury_input,

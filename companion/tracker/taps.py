@@ -9,7 +9,7 @@ from companion.prompts import DISMISS, Option
 from companion.rules import game as rules
 from companion.table import Temporary
 from companion.tape import TagBinding
-from companion.tracker import abilities, burying
+from companion.tracker import abilities, burying, counters
 from companion.tracker.common import ask, binding, event, merge, name_of, note, owner_candidates
 from companion.tracker.state import Outcome, PendingAttach, Rejected, TrackerState, TreasureDraw
 
@@ -56,10 +56,14 @@ def _resolve_pending(state: TrackerState, uid: str, zone: str, catalogue: Catalo
             state.table, uid, pending.tag, pending.card, pending.controller, pending.owner
         )
         text = f"{name_of(catalogue, pending.card)} attached to {name_of(catalogue, found[1].card)}"
-        return Outcome(
+        attached = Outcome(
             replace(cleared, table=table),
             (event("attached", tag=pending.tag, card=pending.card, target=uid, text=text),),
             True,
+        )
+        return merge(
+            attached,
+            abilities.after_attach(attached.state, pending.tag, pending.card, uid, catalogue),
         )
     return _needs_target(cleared, pending, catalogue)
 
@@ -331,6 +335,7 @@ def discard(state: TrackerState, uid: str, card: Card, catalogue: Catalogue) -> 
         text = f"{card.name} is not in play, so there is nothing to remove."
         return ask(state, "not-in-play", text, [], tag=uid, zone="discard")
     zone = rules.where_is(table, uid)
+    found = table.locate(uid)
     table, left = rules.leave_play(table, catalogue, uid)
     updated = replace(state, table=table)
     events = [event("left", tag=uid, card=card.id, zone=zone, text=f"{card.name} left play")]
@@ -341,4 +346,7 @@ def discard(state: TrackerState, uid: str, card: Card, catalogue: Catalogue) -> 
         events.append(
             event("treasure-draw", player=player, count=left.treasure_draws, card=card.id)
         )
-    return Outcome(updated, tuple(events), True)
+    outcome = Outcome(updated, tuple(events), True)
+    if found is not None and zone is not None:
+        outcome = merge(outcome, counters.destroyed(updated, found[1], zone, catalogue))
+    return outcome
