@@ -7,7 +7,7 @@ from typing import Any
 from companion.cards import Catalogue
 from companion.rules.burying import buried_by
 from companion.rules.game import buried_madness, final_vp
-from companion.rules.power import evaluate
+from companion.rules.power import TableView, evaluate
 from companion.rules.scoring import ScoringResult, score_base
 from companion.tracker.state import TrackerState
 
@@ -86,6 +86,45 @@ def state_document(state: TrackerState, catalogue: Catalogue) -> dict[str, Any]:
         if state.pending is None
         else {"tag": state.pending.tag, "card": state.pending.card, "zone": state.pending.zone},
         "burying": _burying(state),
+        "duel": _duel(state, view),
+    }
+
+
+def _duel(state: TrackerState, view: TableView) -> dict[str, Any] | None:
+    """The duel on (or the last one this turn): both minions, powers, cards, winners."""
+    duel = state.duel
+    if duel is None:
+        return None
+    sides = []
+    for index, (side, tag) in enumerate(
+        zip(("challenger", "challenged"), duel.minions, strict=True)
+    ):
+        found = state.table.locate(tag)
+        placed = duel.card_of("challenger" if index == 0 else "challenged")
+        live = view.power_of(tag)
+        sides.append(
+            {
+                "side": side,
+                "tag": tag,
+                "card": found[1].card if found is not None else None,
+                "controller": found[1].controller if found is not None else None,
+                "power": duel.powers[index] if duel.powers is not None else live,
+                "dueling_card": None
+                if placed is None
+                else {"tag": placed.tag, "card": placed.card},
+            }
+        )
+    winners = list(duel.winners)
+    return {
+        "zone": duel.zone,
+        "card": duel.card,
+        "player": duel.player,
+        "status": duel.status,
+        "challenger": sides[0],
+        "challenged": sides[1],
+        "winners": winners,
+        "winner": winners[0] if len(winners) == 1 else None,
+        "tie": len(winners) == 2,
     }
 
 

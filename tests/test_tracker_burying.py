@@ -312,3 +312,28 @@ def test_star_portal_draws_for_a_burial_there(catalogue: Catalogue) -> None:
     game = run(catalogue, tap("SP", "base-1"))
     said = texts(game, [inp("bury", tag="PA", zone="base-1")])
     assert any("Star Portal: Ann draws 1" in text for text in said)
+
+
+def test_every_card_that_buries_or_uncovers_has_a_scenario_here(catalogue: Catalogue) -> None:
+    from companion.table_effects import BuryEffect, DestroyEffect
+
+    kinds = (BuryEffect, DestroyEffect)
+    cards = {c.id for c in catalogue if any(isinstance(e, kinds) for e in c.effects)}
+    assert cards == {
+        "oops/pharaoh",  # test_pharaoh_may_uncover_before_its_base_scores
+        "oops/pyramid-engineer",  # test_pyramid_engineer_may_uncover_one_at_its_base
+        "oops/mummy",  # test_mummy_may_be_buried_at_another_base_after_scoring
+        "oops/blessing-of-anubis",  # test_a_card_that_buries_itself_resolves_when_uncovered
+        "oops/lost-knowledge",  # test_lost_knowledge_and_seal_the_tomb_bury_or_uncover
+        "oops/seal-the-tomb",  # test_lost_knowledge_and_seal_the_tomb_bury_or_uncover
+        "oops/tomb-trap",  # test_tomb_trap_destroys_a_small_minion_when_uncovered
+        "oops/you-can-take-it-with-you",  # test_you_can_take_it_with_you_buries_itself
+    }
+
+
+def test_pyramid_engineer_talent_buries_a_card_from_hand(catalogue: Catalogue) -> None:
+    lines = [*START, tap("PE", "base-2"), inp("dismiss"), inp("talent", tag="PE")]
+    document = doc(catalogue, *lines)
+    lines.append(answer(document, "uncover", "Bury 1 card from hand at base-2"))
+    after = doc(catalogue, *lines, tap("MU", "base-2"))
+    assert base_at(after, "base-2")["buried_count"] == {"Ann": 1}

@@ -264,6 +264,13 @@ def _golem(cat: Catalogue) -> None:
     assert counters_of(doc(cat, *lines), "PH") == 1  # Ann won Golem Schloss
 
 
+@case("oops/pinkerton")
+def _pinkerton(cat: Catalogue) -> None:
+    lines = [*START, tap("PK", "base-2"), inp("duel", challenger="PH", challenged="KQ")]
+    labels = [o["label"] for o in prompts(doc(cat, *lines), "counters")[-1]["options"]]
+    assert labels[0] == "Put 1 counter on Pharaoh (PH)"
+
+
 MUNCHKIN = {
     **tapes.HEADER,
     "tags": {

@@ -11,7 +11,7 @@ from companion.cards import Card, Catalogue
 from companion.prompts import Option
 from companion.rules.power import evaluate
 from companion.table_effects import BuryEffect, DestroyEffect
-from companion.tracker import burying, counters
+from companion.tracker import burying, counters, duels
 from companion.tracker.common import ask, merge
 from companion.tracker.state import Outcome, TrackerState
 
@@ -34,6 +34,18 @@ def after_play(
         outcome = counters.fire(state, trigger, "play", catalogue)
     else:
         outcome = Outcome(state)
+    outcome = merge(
+        outcome, duels.started(outcome.state, card, uid, controller, zone, "play", catalogue)
+    )
+    base = outcome.state.table.base_at(zone)
+    if card.is_minion and base is not None:
+        here = catalogue[base.card]
+        outcome = merge(
+            outcome,
+            duels.started(
+                outcome.state, here, uid, controller, zone, "minion-played-here", catalogue, uid
+            ),
+        )
     for effect in card.effects:
         if isinstance(effect, BuryEffect) and effect.on == "play" and effect.what != "self":
             outcome = merge(outcome, burying.grant(outcome.state, effect, controller, zone, card))
@@ -52,6 +64,18 @@ def before_scoring(state: TrackerState, zone: str, catalogue: Catalogue) -> Outc
         return outcome
     for minion in base.minions:
         card = catalogue[minion.card]
+        outcome = merge(
+            outcome,
+            duels.started(
+                outcome.state,
+                card,
+                minion.tag,
+                minion.controller,
+                zone,
+                "before-scoring",
+                catalogue,
+            ),
+        )
         for effect in card.effects:
             if (
                 isinstance(effect, BuryEffect)

@@ -12,7 +12,7 @@ from companion.prompts import DISMISS, Option
 from companion.rules import game as rules
 from companion.table import Table, Temporary
 from companion.tape import TagBinding
-from companion.tracker import abilities, burying, counters
+from companion.tracker import abilities, burying, counters, duels
 from companion.tracker.common import (
     ask,
     binding,
@@ -303,6 +303,9 @@ HANDLERS: dict[str, Handler] = {
     "counter": counters.counter_input,
     "move-counters": counters.move_input,
     "talent": counters.talent_input,
+    "duel": duels.open_input,
+    "dueling-card": duels.card_input,
+    "resolve-duel": duels.resolve_input,
     "control": control,
     "madness": madness,
     "bury": burying.bury_input,

@@ -9,7 +9,7 @@ from companion.prompts import DISMISS, Option
 from companion.rules import game as rules
 from companion.table import Temporary
 from companion.tape import TagBinding
-from companion.tracker import abilities, burying, counters
+from companion.tracker import abilities, burying, counters, duels
 from companion.tracker.common import ask, binding, event, merge, name_of, note, owner_candidates
 from companion.tracker.state import Outcome, PendingAttach, Rejected, TrackerState, TreasureDraw
 
@@ -115,6 +115,9 @@ def _tap(
         )
         remove = Option("It left play", {"input": "remove", "tag": uid})
         return ask(state, "already-here", text, [remove], tag=uid, zone=zone)
+    dueling = duels.tap(state, uid, zone, card, bound, catalogue)
+    if dueling is not None:
+        return dueling
     if card.is_monster:
         return _monster(state, uid, zone, card, catalogue)
     return play(state, uid, zone, card, bound, catalogue, extra=False)
@@ -252,8 +255,8 @@ def _one_turn_effects(
     one minion ask which (the table cannot see a choice made in words)."""
     outcome = Outcome(state, events, True)
     for index, effect in enumerate(card.effects):
-        if getattr(effect, "duration", "ongoing") != "turn":
-            continue
+        if getattr(effect, "duration", "ongoing") != "turn" or index == duels.boost_index(card):
+            continue  # a duel's boost goes to its winner when the duel resolves
         if getattr(effect, "scope", None) == "bearer":
             options = [
                 Option(
