@@ -170,7 +170,7 @@ def games(db: str) -> None:
     "name",
     default="munchkin-3p",
     show_default=True,
-    help="Bundled example game: munchkin-3p or mixed-4p.",
+    help="Bundled example game: munchkin-3p, mixed-4p or oops-2p.",
 )
 def demo(name: str) -> None:
     """Replay a bundled example game and print the table as it ends."""

@@ -4,7 +4,11 @@ from __future__ import annotations
 
 from importlib import resources
 
-EXAMPLES = {"munchkin-3p": "munchkin-3p.jsonl", "mixed-4p": "mixed-4p.jsonl"}
+EXAMPLES = {
+    "munchkin-3p": "munchkin-3p.jsonl",
+    "mixed-4p": "mixed-4p.jsonl",
+    "oops-2p": "oops-2p.jsonl",
+}
 
 
 def example_tape(name: str) -> str:
