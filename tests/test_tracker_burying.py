@@ -199,6 +199,9 @@ def test_buried_madness_counts_against_its_controller(catalogue: Catalogue) -> N
 
     assert madness_counted(game.state.table)[1] == 3  # 1 VP off per 2: 0 - 1
     assert final_vp(game.state.table)[1] == -1
+    tag = game.state.table.base_at("base-2").buried[0].tag  # type: ignore[union-attr]
+    uncovered = run(catalogue, *lines, inp("uncover", tag=tag))
+    assert (uncovered.state.table.madness[1], final_vp(uncovered.state.table)[1]) == (3, -1)
     # When the base leaves play, the Madness card goes back to Ben's discard: still his.
     game.apply(inp("remove-base", zone="base-2"))
     assert game.state.table.madness[1] == 3 and final_vp(game.state.table)[1] == -1

@@ -21,8 +21,8 @@ from companion.cards import Card, Catalogue
 from companion.errors import CompanionError
 from companion.prompts import Option
 from companion.rules import burying as rules
-from companion.rules.game import where_is
-from companion.table import Buried
+from companion.rules.game import add_madness, where_is
+from companion.table import MADNESS, Buried
 from companion.table_effects import BuryEffect
 from companion.tape import TagBinding
 from companion.tracker.common import (
@@ -169,6 +169,9 @@ def uncover(state: TrackerState, tag: str, catalogue: Catalogue) -> Outcome:
         if minion.card == PHARAOH and minion.controller is not None:
             events.append(note(f"Pharaoh: {minion.controller} draws 1 ({label} was uncovered)"))
     uncovered = Outcome(state, tuple(events), True)
+    if buried.card == MADNESS:  # back to its controller's discard: held again
+        table = add_madness(state.table, player, 1)
+        return merge(uncovered, _discarded(replace(state, table=table), tag, label, "resolve it"))
     if card is None or bound is None:
         return merge(uncovered, _discarded(state, tag, label, "it is not a card the tracker plays"))
     reason = _cannot_play(state, card, base.zone)
