@@ -177,7 +177,7 @@ def games(db: str) -> None:
     "name",
     default="munchkin-3p",
     show_default=True,
-    help="Bundled example game: munchkin-3p or mixed-4p.",
+    help="Bundled example game: munchkin-3p, mixed-4p, oops-2p or cthulhu-3p.",
 )
 def example(name: str) -> None:
     """Replay a bundled example game and print the table as it ends."""

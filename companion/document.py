@@ -5,8 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from companion.cards import Catalogue
-from companion.rules.game import final_vp
-from companion.rules.power import evaluate
+from companion.rules.burying import buried_by
+from companion.rules.game import buried_madness, final_vp
+from companion.rules.power import TableView, evaluate
 from companion.rules.scoring import ScoringResult, score_base
 from companion.tracker.state import TrackerState
 
@@ -21,6 +22,7 @@ def state_document(state: Any, catalogue: Catalogue) -> dict[str, Any]:
     table = state.table
     view = evaluate(table, catalogue)
     finals = final_vp(table)
+    hidden_madness = buried_madness(table)
     bases = []
     for base, base_view in zip(table.bases, view.bases, strict=True):
         minions: list[dict[str, Any]] = []
@@ -58,6 +60,7 @@ def state_document(state: Any, catalogue: Catalogue) -> dict[str, Any]:
                     for a in base.attached
                 ],
                 "buried": [{"tag": b.tag, "controller": b.controller} for b in base.buried],
+                "buried_count": buried_by(base),
                 "monsters_to_place": state.setup_left(base.zone),
                 "preview": _preview(score_base(table, catalogue, base.zone, view)),
             }
@@ -73,6 +76,7 @@ def state_document(state: Any, catalogue: Catalogue) -> dict[str, Any]:
                 "vp": table.vp[seat],
                 "madness": table.madness[seat],
                 "final_vp": finals[seat],
+                "buried_madness": hidden_madness[seat],
             }
             for seat, name in enumerate(table.players)
         ],
@@ -86,6 +90,58 @@ def state_document(state: Any, catalogue: Catalogue) -> dict[str, Any]:
         "pending": None
         if state.pending is None
         else {"tag": state.pending.tag, "card": state.pending.card, "zone": state.pending.zone},
+        "burying": _burying(state),
+        "duel": _duel(state, view),
+    }
+
+
+def _duel(state: TrackerState, view: TableView) -> dict[str, Any] | None:
+    """The duel on (or the last one this turn): both minions, powers, cards, winners."""
+    duel = state.duel
+    if duel is None:
+        return None
+    sides = []
+    for index, (side, tag) in enumerate(
+        zip(("challenger", "challenged"), duel.minions, strict=True)
+    ):
+        found = state.table.locate(tag)
+        placed = duel.card_of("challenger" if index == 0 else "challenged")
+        live = view.power_of(tag)
+        sides.append(
+            {
+                "side": side,
+                "tag": tag,
+                "card": found[1].card if found is not None else None,
+                "controller": found[1].controller if found is not None else None,
+                "power": duel.powers[index] if duel.powers is not None else live,
+                "dueling_card": None
+                if placed is None
+                else {"tag": placed.tag, "card": placed.card},
+            }
+        )
+    winners = list(duel.winners)
+    return {
+        "zone": duel.zone,
+        "card": duel.card,
+        "player": duel.player,
+        "status": duel.status,
+        "challenger": sides[0],
+        "challenged": sides[1],
+        "winners": winners,
+        "winner": winners[0] if len(winners) == 1 else None,
+        "tie": len(winners) == 2,
+    }
+
+
+def _burying(state: TrackerState) -> dict[str, Any]:
+    """Who may uncover now, and a bury from hand waiting for its taps."""
+    armed = state.bury_next
+    return {
+        "start_uncover": state.uncovering.start,
+        "uncovers": dict(state.uncovering.grants),
+        "bury_next": None
+        if armed is None
+        else {"zone": armed.zone, "player": armed.player, "left": armed.left},
     }
 
 

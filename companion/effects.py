@@ -19,67 +19,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from enum import StrEnum
 from typing import Any, Literal
 
+from companion.effect_terms import COUNT_ONLY, Condition, Count, Filter, Scope
 from companion.errors import CatalogueError
-
-
-class Scope(StrEnum):
-    """Which cards an effect applies to (or counts), relative to its source."""
-
-    SELF = "self"  #: the source card itself
-    BEARER = "bearer"  #: the minion the source action is attached to
-    HERE = "here"  #: every minion at the centre base
-    OTHER_HERE = "other-here"  #: every minion at the centre base but the source
-    MINE_HERE = "mine-here"  #: the controller's minions at the centre base
-    OTHER_MINE_HERE = "other-mine-here"  #: the controller's minions there, not the source
-    OTHERS_HERE = "others-here"  #: minions at the centre base the controller does not control
-    MINE = "mine"  #: the controller's minions at every base
-    OTHER_MINE = "other-mine"  #: the controller's minions at every base, not the source
-    ALL = "all"  #: every minion at every base
-    #: for counts only: actions attached to the bearer / to the centre base
-    BEARER_ACTIONS = "bearer-actions"
-    BASE_ACTIONS = "base-actions"
-
-
-COUNT_ONLY = frozenset({Scope.BEARER_ACTIONS, Scope.BASE_ACTIONS})
-
-
-@dataclass(frozen=True, slots=True)
-class Filter:
-    """Narrows a scope. Every field that is set must hold. Power tests use *printed* power,
-    which keeps evaluation free of cycles (a card's power never depends on another's total)."""
-
-    cards: frozenset[str] | None = None
-    factions: frozenset[str] | None = None
-    max_printed_power: int | None = None
-    min_printed_power: int | None = None
-    monster: bool | None = None
-    undead: bool | None = None
-    treasure: bool | None = None
-    has_counters: bool | None = None
-    #: relative to whose turn it is: ``current`` = controlled by the current player
-    controller: Literal["current", "not-current"] | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Count:
-    scope: Scope
-    filter: Filter = Filter()
-
-
-@dataclass(frozen=True, slots=True)
-class Condition:
-    """When an effect is active. ``declared`` effects hinge on something the table cannot
-    see (cards in a hand, a choice made): a person switches them on from the tablet."""
-
-    turn: Literal["controller", "other"] | None = None
-    count: Count | None = None
-    at_least: int | None = None
-    at_most: int | None = None
-    declared: bool = False
-
+from companion.table_effects import KINDS as TABLE_KINDS
+from companion.table_effects import LITERALS as TABLE_LITERALS
+from companion.table_effects import TableEffect
 
 Duration = Literal["ongoing", "turn"]
 
@@ -204,6 +150,7 @@ Effect = (
     | ScoreEffect
     | VpEffect
     | HookEffect
+    | TableEffect
 )
 
 _KINDS: dict[str, type[Any]] = {
@@ -215,6 +162,7 @@ _KINDS: dict[str, type[Any]] = {
     "score": ScoreEffect,
     "vp": VpEffect,
     "hook": HookEffect,
+    **TABLE_KINDS,
 }
 _FIELDS: dict[str, frozenset[str]] = {
     kind: frozenset(cls.__dataclass_fields__) for kind, cls in _KINDS.items()
@@ -237,14 +185,14 @@ def _parse_effect(raw: Any, where: str) -> Effect:
     if not isinstance(raw, dict) or raw.get("kind") not in _KINDS:
         raise CatalogueError(f"{where}: field 'kind' must be one of {', '.join(_KINDS)}")
     kind = raw["kind"]
-    unknown = set(raw) - _FIELDS[kind]
+    unknown = {key for key in raw if key.replace("-", "_") not in _FIELDS[kind]}
     if unknown:
         raise CatalogueError(f"{where}: unknown field(s) {', '.join(sorted(unknown))} for {kind}")
     values: dict[str, Any] = {}
     for key, value in raw.items():
         if key == "kind":
             continue
-        values[key] = _convert(key, value, f"{where}: field {key!r}")
+        values[key.replace("-", "_")] = _convert(key, value, f"{where}: field {key!r}")
     try:
         effect: Effect = _KINDS[kind](**values)
     except TypeError as exc:
@@ -262,15 +210,15 @@ def _convert(key: str, value: Any, where: str) -> Any:
         return _count(value, where)
     if key == "when":
         return _condition(value, where)
-    if key in ("amount", "step", "total", "places", "place"):
+    if key in ("amount", "step", "total", "places", "place", "count", "vp", "boost", "max-power"):
         if not isinstance(value, int) or isinstance(value, bool):
             raise CatalogueError(f"{where}: must be a whole number")
         return value
-    if key == "replaces":
+    if key in ("replaces", "may", "behind", "once", "opponents"):
         if not isinstance(value, bool):
             raise CatalogueError(f"{where}: must be true or false")
         return value
-    if key in ("duration", "rule", "on", "who", "name"):
+    if key in _STRINGS:
         if not isinstance(value, str):
             raise CatalogueError(f"{where}: must be a string")
         return value
@@ -333,6 +281,11 @@ def _condition(value: Any, where: str) -> Condition:
     )
 
 
+_STRINGS = frozenset(
+    {"duration", "rule", "on", "who", "name", "target", "source", "what", "where"}
+    | {"challenger", "loser", "reward"}
+)
+
 _LITERALS: Mapping[str, tuple[str, ...]] = {
     "duration": ("ongoing", "turn"),
     "rule": ("winner-vp-per-power", "vp-per-minion", "bonus-over-total", "place-bonus"),
@@ -342,7 +295,8 @@ _LITERALS: Mapping[str, tuple[str, ...]] = {
 
 
 def _check(effect: Effect, where: str) -> None:
-    for key, options in _LITERALS.items():
+    literals = TABLE_LITERALS.get(effect.kind, _LITERALS)
+    for key, options in literals.items():
         value = getattr(effect, key, None)
         if value is not None and value not in options:
             raise CatalogueError(f"{where}: field {key!r} must be one of {', '.join(options)}")

@@ -7,6 +7,7 @@ from importlib import resources
 EXAMPLES = {
     "munchkin-3p": "munchkin-3p.jsonl",
     "mixed-4p": "mixed-4p.jsonl",
+    "oops-2p": "oops-2p.jsonl",
     "cthulhu-3p": "cthulhu-3p.jsonl",
 }
 

@@ -22,6 +22,12 @@ PromptKind = Literal[
     "game-over",
     "wrong-zone",
     "crosstalk",
+    "uncover",
+    "bury",
+    "destroy",
+    "counters",
+    "duel",
+    "move",
 ]
 
 
@@ -44,6 +50,9 @@ class Prompt:
     options: tuple[Option, ...]
     tag: str | None = None
     zone: str | None = None
+    #: answers it takes before it closes (each answer applies one option, e.g. one counter
+    #: placed); ``None``: any number, until someone picks Ignore
+    left: int | None = 1
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -53,6 +62,7 @@ class Prompt:
             "tag": self.tag,
             "zone": self.zone,
             "options": [option.to_json() for option in self.options],
+            "left": self.left,
         }
 
 

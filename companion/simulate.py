@@ -254,8 +254,10 @@ def _play_turn(
             yield emit({"tap": uid, "zone": zone})
             yield emit({"tap": target, "zone": zone})
         else:
+            first = game.state.next_prompt
             yield emit({"tap": uid, "zone": deal.rng.choice(live)})
-            for prompt in game.state.prompts:  # a one-turn effect asks for its minion
+            # a one-turn effect asks for its minion, counters for theirs: answer what it asked
+            for prompt in [p for p in game.state.prompts if p.id >= first]:
                 yield emit({"input": "answer", "prompt": prompt.id, "option": 0})
     mine = [m.tag for _, m in game.state.table.minions() if m.controller == player]
     if mine and deal.rng.random() < 0.15:

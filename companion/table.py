@@ -32,6 +32,10 @@ class Minion:
     attached: tuple[Attached, ...] = ()
 
 
+#: the card id of a buried Madness card (Madness cards carry no tags)
+MADNESS = "madness"
+
+
 @dataclass(frozen=True, slots=True)
 class Buried:
     """A card buried face down (Oops): no power, controlled by whoever buried it."""

@@ -10,10 +10,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
-from companion.cards import load_catalogue
+from companion.cards import Card, load_catalogue
 from companion.rules import game as rules
 from companion.rules.power import BaseView, evaluate
 from companion.table import Buried, Table, Temporary
+from companion.table_effects import KINDS as TABLE_KINDS
 
 CATALOGUE = load_catalogue()
 SETS = ("oops", "munchkin")
@@ -41,6 +42,12 @@ def case(card_id: str) -> Callable[[Scenario], Scenario]:
         return fn
 
     return register
+
+
+def computed(card: Card) -> bool:
+    """Whether the card has an effect on power, breakpoints, VP or treasures (not only table
+    effects: counters, burying, duels)."""
+    return any(effect.kind not in TABLE_KINDS for effect in card.effects)
 
 
 def new_table(*bases: str, players: tuple[str, ...] = ("A", "B")) -> Table:

@@ -15,6 +15,7 @@ from tests.effects_oops_munchkin import (
     base,
     bury,
     case,
+    computed,
     crowd,
     new_table,
     one_turn,
@@ -61,9 +62,11 @@ def _blessing_of_anubis() -> None:
 def _mummy_strength() -> None:
     table = put(crowd(new_table()), "m", THREE, "A")
     plain = one_turn(table, "oops/mummy-strength", "A", bearer="m")
-    assert powers(plain, "m") == (5,)  # no card buried there: +2
-    buried = one_turn(plain, "oops/mummy-strength", "A", effect=1, bearer="m")
-    assert powers(buried, "m") == (7,)  # a card buried there: +4 in all
+    plain = one_turn(plain, "oops/mummy-strength", "A", effect=1, bearer="m")
+    assert powers(plain, "m") == (5,)  # no card buried at its base: +2
+    assert powers(bury(plain, "x", TWO, "B", zone="base-2"), "m") == (5,)  # not its base
+    buried = bury(plain, "x", TWO, "B")  # anyone's buried card at its base
+    assert powers(buried, "m") == (7,)  # +4 in all
     untouched(buried)
     assert powers(rules.end_turn(buried), "m") == (3,)
 
@@ -177,5 +180,7 @@ def test_encoded_card(card_id: str) -> None:
 
 
 def test_every_encoded_card_of_the_set_has_a_scenario() -> None:
-    encoded = {card.id for card in CATALOGUE if card.set == "oops" and card.effects}
+    """Power, breakpoint and VP effects here; counters, burying and duels (table effects)
+    have their tracker scenarios in ``test_tracker_table_effects.py``."""
+    encoded = {card.id for card in CATALOGUE if card.set == "oops" and computed(card)}
     assert encoded == set(MINE)

@@ -16,7 +16,7 @@ from companion.errors import CompanionError
 from companion.rules.power import evaluate
 from companion.rules.scoring import ScoringResult, score_base
 from companion.rules.sources import Source, active, base_sources, matches
-from companion.table import Attached, Base, Minion, Table, Temporary
+from companion.table import MADNESS, Attached, Base, Buried, Minion, Table, Temporary
 
 WINNING_VP = 15
 
@@ -275,8 +275,23 @@ def award(table: Table, catalogue: Catalogue) -> tuple[Table, ScoringResult]:
     result = score_base(table, catalogue, zone)
     for placing in result.ranking:
         table = table.add_vp(placing.player, placing.vp)
+    table, _ = release_buried(table, zone)
     table = table.without_base(zone)
     return replace(table, scoring=None), result
+
+
+def release_buried(table: Table, zone: str) -> tuple[Table, tuple[Buried, ...]]:
+    """The base at ``zone`` scored or leaves play: the cards still buried there go to their
+    owners' discard piles (a Madness card back to its controller's count)."""
+    base = table.base_at(zone)
+    if base is None or not base.buried:
+        return table, ()
+    madness = list(table.madness)
+    for card in base.buried:
+        if card.card == MADNESS:
+            madness[table.seat(card.controller)] += 1
+    table = replace(table, madness=tuple(madness)).with_base(replace(base, buried=()))
+    return table, base.buried
 
 
 def end_turn(table: Table) -> Table:
@@ -290,11 +305,28 @@ def end_turn(table: Table) -> Table:
     return replace(table, current=(table.current + 1) % len(table.players), turn=table.turn + 1)
 
 
+def buried_madness(table: Table) -> tuple[int, ...]:
+    """Madness cards each seat has buried: they still count against their controller at the
+    end of the game (Oops rulebook, Burying: Scoring)."""
+    counts = [0] * len(table.players)
+    for base in table.bases:
+        for card in base.buried:
+            if card.card == MADNESS:
+                counts[table.seat(card.controller)] += 1
+    return tuple(counts)
+
+
+def madness_counted(table: Table) -> tuple[int, ...]:
+    """Madness cards counted against each seat: held ones plus buried ones they control."""
+    return tuple(a + b for a, b in zip(table.madness, buried_madness(table), strict=True))
+
+
 def final_vp(table: Table) -> tuple[int, ...]:
     """VP after the Madness penalty (1 VP per 2 Madness cards) where Madness is in the game."""
     if not table.madness_in_game:
         return table.vp
-    return tuple(vp - madness // 2 for vp, madness in zip(table.vp, table.madness, strict=True))
+    counted = madness_counted(table)
+    return tuple(vp - madness // 2 for vp, madness in zip(table.vp, counted, strict=True))
 
 
 def game_winners(table: Table) -> tuple[str, ...]:
@@ -307,8 +339,9 @@ def game_winners(table: Table) -> tuple[str, ...]:
     best = max(scores)
     leaders = [seat for seat, score in enumerate(scores) if score == best]
     if len(leaders) > 1 and table.madness_in_game:
-        fewest = min(table.madness[seat] for seat in leaders)
-        leaders = [seat for seat in leaders if table.madness[seat] == fewest]
+        counted = madness_counted(table)
+        fewest = min(counted[seat] for seat in leaders)
+        leaders = [seat for seat in leaders if counted[seat] == fewest]
         return tuple(table.players[seat] for seat in leaders)
     if len(leaders) > 1:
         return ()

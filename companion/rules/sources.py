@@ -6,7 +6,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from companion.cards import Card, Catalogue
-from companion.effects import Condition, Count, Effect, Filter, Scope
+from companion.effect_terms import Condition, Count, Filter, Scope
+from companion.effects import Effect
 from companion.table import Attached, Base, Minion, Table
 
 
@@ -155,7 +156,11 @@ def matches(table: Table, catalogue: Catalogue, minion: Minion, flt: Filter) -> 
 
 
 def count(table: Table, catalogue: Catalogue, source: Source, what: Count) -> int:
-    """How many cards ``what`` counts (minions, or attached actions for the *-actions scopes)."""
+    """How many cards ``what`` counts (minions, attached actions for the *-actions scopes,
+    buried cards for ``buried-here``)."""
+    if what.scope is Scope.BURIED_HERE:
+        centre = table.base_at(source.zone) if source.zone is not None else None
+        return len(centre.buried) if centre is not None else 0
     if what.scope in (Scope.BEARER_ACTIONS, Scope.BASE_ACTIONS):
         attached: tuple[Attached, ...] = ()
         base = table.base_at(source.zone) if source.zone is not None else None

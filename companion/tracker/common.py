@@ -27,11 +27,14 @@ def ask(
     *,
     tag: str | None = None,
     zone: str | None = None,
+    left: int | None = 1,
 ) -> Outcome:
-    """Raise a prompt (never an exception, never a silent guess); the game is unchanged."""
+    """Raise a prompt (never an exception, never a silent guess); the game is unchanged.
+    ``left``: how many answers it takes (``None``: any number until Ignore)."""
     if not any(option.line == DISMISS for option in options):
-        options = [*options, Option("Ignore", dict(DISMISS))]
-    prompt = Prompt(state.next_prompt, kind, message, tuple(options), tag, zone)
+        label = "Ignore" if left == 1 else "Done"
+        options = [*options, Option(label, dict(DISMISS))]
+    prompt = Prompt(state.next_prompt, kind, message, tuple(options), tag, zone, left)
     updated = replace(state, prompts=(*state.prompts, prompt), next_prompt=state.next_prompt + 1)
     return Outcome(updated, (event("prompt", id=prompt.id, kind=kind, message=message),))
 

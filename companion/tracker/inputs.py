@@ -10,8 +10,9 @@ from companion.cards import Catalogue
 from companion.errors import CompanionError
 from companion.prompts import DISMISS, Option
 from companion.rules import game as rules
-from companion.table import Buried, Table, Temporary
+from companion.table import Table, Temporary
 from companion.tape import TagBinding
+from companion.tracker import abilities, burying, counters, duels
 from companion.tracker.common import (
     ask,
     binding,
@@ -51,11 +52,19 @@ def score(state: TrackerState, line: dict[str, Any], catalogue: Catalogue) -> Ou
     base = table.base_at(zone)
     assert base is not None
     text = f"{name_of(catalogue, base.card)} is scoring: play before-scoring specials, then award"
-    return _changed(replace(state, table=table), event("scoring-opened", zone=zone, text=text))
+    opened = _changed(replace(state, table=table), event("scoring-opened", zone=zone, text=text))
+    return merge(opened, abilities.before_scoring(opened.state, zone, catalogue))
 
 
 def award(state: TrackerState, line: dict[str, Any], catalogue: Catalogue) -> Outcome:
     zone = state.table.scoring
+    scored = state.table.base_at(zone) if zone is not None else None
+    gone = scored.buried if scored is not None else ()
+    mummies = [
+        (m.tag, m.controller)
+        for m in (scored.minions if scored is not None else ())
+        if m.controller is not None and burying.reburies_after_scoring(catalogue[m.card])
+    ]
     try:
         table, result = rules.award(state.table, catalogue)
     except CompanionError as exc:
@@ -73,7 +82,7 @@ def award(state: TrackerState, line: dict[str, Any], catalogue: Catalogue) -> Ou
         setup=tuple((z, n) for z, n in state.setup if z != zone),
     )
     ranking = [{"player": p.player, "place": p.place, "vp": p.vp} for p in result.ranking]
-    return _changed(
+    scored_event = _changed(
         updated,
         event(
             "scored",
@@ -83,6 +92,15 @@ def award(state: TrackerState, line: dict[str, Any], catalogue: Catalogue) -> Ou
             treasures=list(result.treasure_order),
         ),
     )
+    assert zone is not None and scored is not None
+    outcome = merge(
+        scored_event, burying.after_scoring(scored_event.state, gone, mummies, zone, catalogue)
+    )
+    winners = tuple(p.player for p in result.ranking if p.place == 1)
+    golem = counters.Trigger(catalogue[scored.card], scored.tag, None, zone, winners=winners)
+    outcome = merge(outcome, counters.fire(outcome.state, golem, "base-scored", catalogue))
+    left = [(m, zone) for m in scored.minions]
+    return merge(outcome, counters.discarded(outcome.state, left, catalogue, destroyed=False))
 
 
 def dealt(state: TrackerState, line: dict[str, Any], catalogue: Catalogue) -> Outcome:
@@ -117,18 +135,23 @@ def end_turn(state: TrackerState, line: dict[str, Any], catalogue: Catalogue) ->
         events.append(note(f"{name_of(catalogue, state.pending.card)} never got a target"))
     player = state.table.current_player
     table = rules.end_turn(state.table)
-    updated = replace(state, table=table, pending=None, minions_played=0, actions_played=0)
+    updated = replace(
+        state,
+        table=table,
+        pending=None,
+        minions_played=0,
+        actions_played=0,
+        bury_next=None,
+        used=frozenset(),
+        next_minion=(),
+        duel=state.duel if state.duel is not None and state.duel.is_open else None,
+    )
     events.append(event("turn-ended", player=player, next=table.current_player))
     if table.winners:
         events.append(event("game-over", winners=list(table.winners)))
-    return _changed(updated, *events)
-
-
-def counter(state: TrackerState, line: dict[str, Any], catalogue: Catalogue) -> Outcome:
-    tag = _tag(state, line)
-    delta = need(line, "delta", int, "a whole number of counters (may be negative)")
-    table = _rules(lambda: rules.add_counters(state.table, tag, delta))
-    return _changed(replace(state, table=table), event("counters", tag=tag, delta=delta))
+        return _changed(updated, *events)
+    outcome = merge(_changed(updated, *events), burying.start_of_turn(updated))
+    return merge(outcome, counters.start_of_turn(outcome.state, catalogue))
 
 
 def control(state: TrackerState, line: dict[str, Any], catalogue: Catalogue) -> Outcome:
@@ -154,34 +177,6 @@ def madness(state: TrackerState, line: dict[str, Any], catalogue: Catalogue) -> 
     return _changed(replace(state, table=table), event("madness", player=player, delta=delta))
 
 
-def bury(state: TrackerState, line: dict[str, Any], catalogue: Catalogue) -> Outcome:
-    tag = _tag(state, line)
-    zone = need(line, "zone", str, "the zone of the base to bury it at")
-    bound = binding(state, tag)
-    if bound is None:
-        raise Rejected(f"tag {tag} is not enrolled: enrol it before burying it")
-    base = state.table.base_at(zone)
-    if base is None:
-        raise Rejected(f"there is no base at {zone} to bury a card at")
-    card = catalogue[bound.card]
-    owners = owner_candidates(state, card, bound)
-    controller = owners[0] if len(owners) == 1 else state.table.current_player
-    table = state.table
-    events: list[dict[str, Any]] = []
-    if rules.where_is(table, tag) is not None:
-        left = discard(state, tag, card, catalogue)  # reburied: counters and cards on it go
-        table = left.state.table
-        events.extend(left.events)
-        base = table.base_at(zone)
-        assert base is not None
-    buried = Buried(
-        tag=tag, card=card.id, controller=controller, owner=owners[0] if owners else None
-    )
-    table = table.with_base(replace(base, buried=(*base.buried, buried)))
-    events.append(event("buried", tag=tag, zone=zone, player=controller))
-    return _changed(replace(state, table=table), *events)
-
-
 def answer(state: TrackerState, line: dict[str, Any], catalogue: Catalogue) -> Outcome:
     wanted = need(line, "prompt", int, "the prompt's id")
     choice = need(line, "option", int, "the option's index")
@@ -190,8 +185,13 @@ def answer(state: TrackerState, line: dict[str, Any], catalogue: Catalogue) -> O
         raise Rejected(f"prompt {wanted} is not open (it was answered or undone)")
     if not 0 <= choice < len(prompt.options):
         raise Rejected(f"prompt {wanted} has options 0 to {len(prompt.options) - 1}")
-    cleared = replace(state, prompts=tuple(p for p in state.prompts if p.id != wanted))
     chosen = prompt.options[choice].line
+    cleared = replace(state, prompts=tuple(p for p in state.prompts if p.id != wanted))
+    if chosen != DISMISS and (prompt.left is None or prompt.left > 1):
+        again = replace(prompt, left=None if prompt.left is None else prompt.left - 1)
+        cleared = replace(
+            state, prompts=tuple(again if p.id == wanted else p for p in state.prompts)
+        )
     answered = Outcome(cleared, (event("answered", prompt=wanted, option=choice),))
     if chosen == DISMISS:
         return answered
@@ -242,10 +242,11 @@ def attach(state: TrackerState, line: dict[str, Any], catalogue: Catalogue) -> O
     table = _rules(
         lambda: rules.attach_to_minion(state.table, target, tag, card.id, controller, owner_name)
     )
-    return _changed(
+    attached = _changed(
         replace(state, table=table, pending=None),
         event("attached", tag=tag, card=card.id, target=target, player=controller),
     )
+    return merge(attached, abilities.after_attach(attached.state, tag, card.id, target, catalogue))
 
 
 def remove(state: TrackerState, line: dict[str, Any], catalogue: Catalogue) -> Outcome:
@@ -262,8 +263,10 @@ def remove_base(state: TrackerState, line: dict[str, Any], catalogue: Catalogue)
         raise Rejected(f"there is no base at {zone}")
     if state.table.scoring == zone:
         raise Rejected(f"the base at {zone} is being scored: award it first")
-    table = state.table.without_base(zone)
-    return _changed(replace(state, table=table), event("base-removed", zone=zone))
+    table, gone = rules.release_buried(state.table, zone)
+    table = table.without_base(zone)
+    removed = _changed(replace(state, table=table), event("base-removed", zone=zone))
+    return merge(removed, burying.after_scoring(removed.state, gone, [], zone, catalogue))
 
 
 def replace_base(state: TrackerState, line: dict[str, Any], catalogue: Catalogue) -> Outcome:
@@ -324,10 +327,16 @@ HANDLERS: dict[str, Handler] = {
     "award": award,
     "end-turn": end_turn,
     "dealt": dealt,
-    "counter": counter,
+    "counter": counters.counter_input,
+    "move-counters": counters.move_input,
+    "talent": counters.talent_input,
+    "duel": duels.open_input,
+    "dueling-card": duels.card_input,
+    "resolve-duel": duels.resolve_input,
     "control": control,
     "madness": madness,
-    "bury": bury,
+    "bury": burying.bury_input,
+    "uncover": burying.uncover_input,
     "answer": answer,
     "dismiss": dismiss,
     "owner": owner,

@@ -8,6 +8,7 @@ from typing import Any, Literal
 
 from companion.errors import CompanionError
 from companion.prompts import Prompt
+from companion.rules.duels import Duel
 from companion.rules.scoring import ScoringResult
 from companion.table import Table
 from companion.tape import Header
@@ -63,6 +64,36 @@ class PendingAttach:
     owner: str | None
 
 
+@dataclass(frozen=True, slots=True)
+class BuryNext:
+    """The next ``left`` taps at ``zone`` of cards not in play bury them for ``player``
+    (cards buried from a hand: the tablet cannot know which card until it is tapped)."""
+
+    zone: str
+    player: str
+    left: int
+
+
+@dataclass(frozen=True, slots=True)
+class Uncovering:
+    """Who may still uncover buried cards this turn (for notes, never refusals).
+
+    ``start``: the current player's start-of-turn uncover is unused and still in time (no card
+    played yet this turn). ``grants``: extra uncovers that abilities allowed, per player.
+    """
+
+    start: bool = True
+    grants: tuple[tuple[str, int], ...] = ()
+
+    def granted(self, player: str) -> int:
+        return dict(self.grants).get(player, 0)
+
+    def with_grant(self, player: str, delta: int) -> Uncovering:
+        left = self.granted(player) + delta
+        kept = tuple((p, n) for p, n in self.grants if p != player)
+        return replace(self, grants=(*kept, (player, left)) if left > 0 else kept)
+
+
 @dataclass(frozen=True)
 class TrackerState:
     header: Header
@@ -81,6 +112,17 @@ class TrackerState:
     actions_played: int = 0
     #: how many event lines have been applied (the state's version)
     version: int = 0
+    #: burying from a hand: the next taps at a zone bury cards
+    bury_next: BuryNext | None = None
+    uncovering: Uncovering = Uncovering()
+    #: tags uncovered this turn (they may not be reburied at once)
+    uncovered: frozenset[str] = frozenset()
+    #: the duel in progress (or the last one, resolved or stopped, until the turn ends)
+    duel: Duel | None = None
+    #: once-per-turn abilities already used this turn (card tag or zone, and card id)
+    used: frozenset[str] = frozenset()
+    #: +1 power counters the next minion a player plays this turn enters with
+    next_minion: tuple[tuple[str, int], ...] = ()
 
     def setup_left(self, zone: str) -> int:
         return dict(self.setup).get(zone, 0)

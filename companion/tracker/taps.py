@@ -9,6 +9,7 @@ from companion.prompts import DISMISS, Option
 from companion.rules import game as rules
 from companion.table import Temporary
 from companion.tape import TagBinding
+from companion.tracker import abilities, burying, counters, duels
 from companion.tracker.common import ask, binding, event, merge, name_of, note, owner_candidates
 from companion.tracker.state import (
     Deal,
@@ -62,10 +63,14 @@ def _resolve_pending(state: TrackerState, uid: str, zone: str, catalogue: Catalo
             state.table, uid, pending.tag, pending.card, pending.controller, pending.owner
         )
         text = f"{name_of(catalogue, pending.card)} attached to {name_of(catalogue, found[1].card)}"
-        return Outcome(
+        attached = Outcome(
             replace(cleared, table=table),
             (event("attached", tag=pending.tag, card=pending.card, target=uid, text=text),),
             True,
+        )
+        return merge(
+            attached,
+            abilities.after_attach(attached.state, pending.tag, pending.card, uid, catalogue),
         )
     return _needs_target(cleared, pending, catalogue)
 
@@ -99,9 +104,11 @@ def _tap(
     if base is None:
         text = f"There is no base at {zone}: tap a base card there first."
         return ask(state, "no-base", text, [], tag=uid, zone=zone)
-    buried = next((b for b in base.buried if b.tag == uid), None)
-    if buried is not None:
-        return _uncover(state, uid, zone, card, bound, catalogue)
+    if any(b.tag == uid for b in base.buried):
+        return burying.uncover(state, uid, catalogue)
+    buried_now = burying.bury_next_tap(state, uid, zone, card, bound, catalogue)
+    if buried_now is not None:
+        return buried_now
     where = rules.where_is(state.table, uid)
     if where == zone:
         text = f"{card.name} is already at {zone}."
@@ -115,6 +122,9 @@ def _tap(
         )
         remove = Option("It left play", {"input": "remove", "tag": uid})
         return ask(state, "already-here", text, [remove], tag=uid, zone=zone)
+    dueling = duels.tap(state, uid, zone, card, bound, catalogue)
+    if dueling is not None:
+        return dueling
     if card.is_monster:
         return _monster(state, uid, zone, card, catalogue)
     return play(state, uid, zone, card, bound, catalogue, extra=False)
@@ -174,13 +184,42 @@ def play(
     catalogue: Catalogue,
     *,
     extra: bool,
+    controller: str | None = None,
+    uncovering: bool = False,
 ) -> Outcome:
-    """A card from a hand (or uncovered) played at a base zone."""
+    """A card from a hand (or uncovered: ``controller`` is who buried it) played at a base
+    zone, then its on-play abilities (counters, burying, duels)."""
     candidates = owner_candidates(state, card, bound)
-    if card.faction is not None and len(candidates) != 1:
+    if card.faction is not None and len(candidates) != 1 and controller is None:
         return _unknown_owner(state, uid, zone, card, candidates)
-    owner = candidates[0] if candidates else None
-    controller = owner if owner is not None else state.table.current_player
+    owner = candidates[0] if len(candidates) == 1 else None
+    controller = controller or (owner if owner is not None else state.table.current_player)
+    if burying.buries_itself(card) and not uncovering:
+        notes: list[dict[str, object]] = []
+        if not extra:
+            state, notes = _count_play(state, controller, card, "action")
+        buried = burying.bury_card(state, uid, zone, card, bound, controller, catalogue)
+        return Outcome(buried.state, (*buried.events, *notes), True)
+    played = _play(state, uid, zone, card, owner, controller, catalogue, extra=extra)
+    if not played.changed:
+        return played
+    return merge(
+        played,
+        abilities.after_play(played.state, uid, zone, card, controller, catalogue, uncovering),
+    )
+
+
+def _play(
+    state: TrackerState,
+    uid: str,
+    zone: str,
+    card: Card,
+    owner: str | None,
+    controller: str,
+    catalogue: Catalogue,
+    *,
+    extra: bool,
+) -> Outcome:
     if card.is_minion:
         table = rules.play_minion(state.table, catalogue, zone, uid, card.id, owner, controller)
         updated = replace(state, table=table)
@@ -223,8 +262,8 @@ def _one_turn_effects(
     one minion ask which (the table cannot see a choice made in words)."""
     outcome = Outcome(state, events, True)
     for index, effect in enumerate(card.effects):
-        if getattr(effect, "duration", "ongoing") != "turn":
-            continue
+        if getattr(effect, "duration", "ongoing") != "turn" or index == duels.boost_index(card):
+            continue  # a duel's boost goes to its winner when the duel resolves
         if getattr(effect, "scope", None) == "bearer":
             options = [
                 Option(
@@ -256,6 +295,7 @@ def _count_play(
     if player != current:
         notes.append(note(f"{player} played {card.name} during {current}'s turn (a special?)"))
         return state, notes
+    state = replace(state, uncovering=replace(state.uncovering, start=False))
     if kind == "minion":
         state = replace(state, minions_played=state.minions_played + 1)
         if state.minions_played > 1:
@@ -282,21 +322,6 @@ def _unknown_owner(
     return ask(state, "unknown-owner", text, options, tag=uid, zone=zone)
 
 
-def _uncover(
-    state: TrackerState, uid: str, zone: str, card: Card, bound: TagBinding, catalogue: Catalogue
-) -> Outcome:
-    base = state.table.base_at(zone)
-    assert base is not None
-    kept = tuple(b for b in base.buried if b.tag != uid)
-    table = state.table.with_base(replace(base, buried=kept))
-    uncovered = Outcome(
-        replace(state, table=table),
-        (event("uncovered", tag=uid, card=card.id, zone=zone, text=f"{card.name} uncovered"),),
-        True,
-    )
-    return merge(uncovered, play(uncovered.state, uid, zone, card, bound, catalogue, extra=True))
-
-
 def discard(state: TrackerState, uid: str, card: Card, catalogue: Catalogue) -> Outcome:
     """A card tapped at the discard pad leaves play (destroyed)."""
     table = state.table
@@ -320,6 +345,7 @@ def discard(state: TrackerState, uid: str, card: Card, catalogue: Catalogue) -> 
         text = f"{card.name} is not in play, so there is nothing to remove."
         return ask(state, "not-in-play", text, [], tag=uid, zone="discard")
     zone = rules.where_is(table, uid)
+    found = table.locate(uid)
     table, left = rules.leave_play(table, catalogue, uid)
     updated = replace(state, table=table)
     events = [event("left", tag=uid, card=card.id, zone=zone, text=f"{card.name} left play")]
@@ -335,4 +361,7 @@ def discard(state: TrackerState, uid: str, card: Card, catalogue: Catalogue) -> 
         events.append(
             event("treasure-draw", player=player, count=left.treasure_draws, card=card.id)
         )
-    return Outcome(updated, tuple(events), True)
+    outcome = Outcome(updated, tuple(events), True)
+    if found is not None and zone is not None:
+        outcome = merge(outcome, counters.destroyed(updated, found[1], zone, catalogue))
+    return outcome
