@@ -28,6 +28,7 @@ PromptKind = Literal[
     "counters",
     "duel",
     "move",
+    "choose-zone",
 ]
 
 

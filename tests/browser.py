@@ -66,12 +66,14 @@ class LiveTable:
         zones: int = 3,
         players: dict[str, list[str]] | None = None,
         reader: str = "sim:",
+        zone_names: list[str] | None = None,
     ) -> None:
         self.store = EventStore.open(db)
         chosen = players or PLAYERS
         self.header = make_header(list(chosen), chosen, catalogue, zones)
         self.live = LiveGame.start(self.store, self.header, catalogue)
-        readers = {zone: reader for zone in TableConfig.simulated(zones).readers}
+        names = zone_names or list(TableConfig.simulated(zones).readers)
+        readers = {zone: reader for zone in names}
         self.service = TableService(self.live, readers, clock=time.monotonic)
         self.service.start()
         self.port = 0

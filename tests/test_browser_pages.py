@@ -14,6 +14,7 @@ def test_setup_drafts_factions_and_starts_a_game_the_table_then_shows(
     page: Any, live_table: LiveTable
 ) -> None:
     page.goto(f"{live_table.url}/setup?token={TOKEN}")
+    page.wait_for_selector("body[data-ready]")
     page.locator("#fewer").click()  # two players
     expect(page.locator("#seats .seat")).to_have_count(2)
     page.locator("#seats .seat input.name").first.fill("Zoe")

@@ -236,3 +236,23 @@ def test_an_item_tapped_at_another_seat_is_given_and_undo_is_exact(catalogue: Ca
 
     after = state_document(game.state, catalogue)
     assert {**after, "version": 0} == {**before, "version": 0}
+
+
+def test_a_shared_pad_asks_where_the_card_went(catalogue: Catalogue) -> None:
+    """A table with fewer readers: one pad, and the tablet chooses the seat."""
+    pad = {**HEADER, "zones": [*HEADER["zones"], "pad"]}
+    asked = doc(catalogue, tap("GO", "pad"), header=pad)
+    prompt = asked["prompts"][0]
+    assert prompt["kind"] == "choose-zone" and prompt["message"] == "Where does Grape Old Ones go?"
+    assert [o["label"] for o in prompt["options"]] == [
+        "The fight",
+        "Margot's",
+        "Gene's",
+        "Chris's",
+        "Discarded",
+        "Ignore",
+    ]
+    fought = doc(catalogue, tap("GO", "pad"), inp("answer", prompt=1, option=0), header=pad)
+    assert fought["combat"]["monsters"][0]["card"] == "munchkin-cthulhu/grape-old-ones"
+    item = doc(catalogue, inp("end-turn"), tap("BOW", "pad"), header=pad)["prompts"][0]
+    assert [o["label"] for o in item["options"]][:2] == ["Gene's", "Chris's"]

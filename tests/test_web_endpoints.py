@@ -222,3 +222,36 @@ def test_the_token_file_is_made_once_and_private(tmp_path: Path) -> None:
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
     with pytest.raises(ValueError):
         create_app(service=None, token="")  # type: ignore[arg-type]
+
+
+def test_a_munchkin_cthulhu_game_from_the_setup_api(client) -> None:  # type: ignore[no-untyped-def]
+    from tests.conftest import AUTH
+
+    players = [
+        {"name": "Ann", "colour": "#d62728", "sex": "female"},
+        {"name": "Ben", "colour": "#1f77b4", "sex": "male"},
+        {"name": "Cat", "colour": "#2ca02c", "sex": "female"},
+    ]
+    bad = client.post(
+        "/api/games",
+        json={"game": "munchkin-cthulhu", "players": [{**players[0], "sex": "x"}, *players[1:]]},
+        headers=AUTH,
+    )
+    assert bad.status_code == 400 and "female" in bad.get_json()["error"]
+    few = client.post(
+        "/api/games", json={"game": "munchkin-cthulhu", "players": players[:2]}, headers=AUTH
+    )
+    assert few.status_code == 400 and "3 to 6" in few.get_json()["error"]
+    started = client.post(
+        "/api/games", json={"game": "munchkin-cthulhu", "players": players}, headers=AUTH
+    )
+    assert started.status_code == 201
+    assert started.get_json()["zones"][:5] == ["seat-1", "seat-2", "seat-3", "combat", "discard"]
+    state = client.get("/api/state").get_json()
+    assert state["state"]["game"] == "munchkin-cthulhu"
+    assert [p["level"] for p in state["state"]["players"]] == [1, 1, 1]
+    assert state["colours"]["Ben"] == "#1f77b4"
+    names = {c["id"]: c["name"] for c in client.get("/api/cards").get_json()["cards"]}
+    assert names["munchkin-cthulhu/grape-old-ones"] == "Grape Old Ones"
+    unknown = client.post("/api/games", json={"game": "chess", "players": players}, headers=AUTH)
+    assert unknown.status_code == 400

@@ -6,7 +6,8 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify, request
 
-from companion.cards import CARD_TYPES, Card, slug
+from companion.cards import CARD_TYPES, CTHULHU, Card, slug
+from companion.cthulhu.cards import MCCard
 from web.errors import BadRequest
 from web.openapi import spec
 from web.table import table
@@ -30,10 +31,30 @@ def card_summary(card: Card) -> dict[str, Any]:
     }
 
 
+def cthulhu_summary(card: MCCard) -> dict[str, Any]:
+    return {
+        "id": card.id,
+        "name": card.name,
+        "type": card.kind,
+        "faction": None,
+        "power": None,
+        "copies": card.copies,
+        "set": CTHULHU,
+        "level": card.level,
+        "bonus": card.bonus,
+        "gold": card.gold,
+        "slot": card.slot,
+        "treasures": card.treasures,
+        "text": card.text,
+    }
+
+
 @bp.get("/cards")
 def cards() -> Response:
     catalogue = table().service.live.game.catalogue
     set_id = request.args.get("set") or None
+    if set_id == CTHULHU:
+        return jsonify(cards=[cthulhu_summary(card) for card in catalogue.cthulhu])
     faction = request.args.get("faction") or None
     card_type = request.args.get("type") or None
     if set_id is not None and set_id not in catalogue.sets:
@@ -46,7 +67,10 @@ def cards() -> Response:
     ):
         raise BadRequest(f"unknown faction {faction!r}; see /api/factions")
     chosen = catalogue.select(set_id=set_id, faction=faction, card_type=card_type)
-    return jsonify(cards=[card_summary(card) for card in chosen])
+    found = [card_summary(card) for card in chosen]
+    if set_id is None and faction is None and card_type is None:
+        found += [cthulhu_summary(card) for card in catalogue.cthulhu]
+    return jsonify(cards=found)
 
 
 @bp.get("/factions")

@@ -14,7 +14,7 @@ from companion.cards import Catalogue
 from companion.errors import TapeError
 from companion.store import GameRecord, LogEntry
 from companion.tape import parse_header
-from companion.tracker import Game, Rejected
+from companion.tracker import Game, Rejected, TrackerState
 from web.table import colours_of
 
 
@@ -82,7 +82,7 @@ def replay(record: GameRecord, log: Iterable[LogEntry], catalogue: Catalogue) ->
         history.error = f"the game header is not valid: {exc}"
         return history
     history.players = list(game.state.header.players)
-    history.points.append(VpPoint(0, None, record.started, game.state.table.vp))
+    history.points.append(VpPoint(0, None, record.started, scores(game.state)))
     scored_at: list[int] = []
     for entry in log:
         try:
@@ -90,12 +90,19 @@ def replay(record: GameRecord, log: Iterable[LogEntry], catalogue: Catalogue) ->
         except Rejected as exc:
             history.error = f"log entry {entry.seq} no longer applies: {exc}"
             break
-        scorings = game.state.scorings
+        scorings = getattr(game.state, "scorings", ())
         del scored_at[len(scorings) :]  # an undo took a scoring back
         scored_at.extend([entry.seq] * (len(scorings) - len(scored_at)))
-        history.points.append(VpPoint(entry.seq, entry.at, entry.recorded, game.state.table.vp))
+        history.points.append(VpPoint(entry.seq, entry.at, entry.recorded, scores(game.state)))
     history.scorings = [
         {"seq": seq, **result.document}
-        for seq, result in zip(scored_at, game.state.scorings, strict=True)
+        for seq, result in zip(scored_at, getattr(game.state, "scorings", ()), strict=True)
     ]
     return history
+
+
+def scores(state: Any) -> tuple[int, ...]:
+    """What the chart follows: VP in Smash Up, Levels in Munchkin Cthulhu (by seat)."""
+    if isinstance(state, TrackerState):
+        return tuple(state.table.vp)
+    return tuple(player.level for player in state.table.players)

@@ -7,10 +7,12 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify, render_template
 
-from companion.cards import Catalogue
+from companion.cards import CTHULHU, Catalogue
 from companion.cli_table import game_header
 from companion.session import LiveGame
+from companion.simulate import make_header
 from companion.store import EventStore
+from web import setup_cthulhu as cthulhu
 from web.body import COLOUR, check, json_body, maybe, need
 from web.errors import BadRequest
 from web.table import table
@@ -30,11 +32,32 @@ def new_game() -> tuple[Response, int]:
     """Start a game with the tags enrolled so far and play it on this table from now on."""
     running = table()
     live = running.service.live
+    catalogue = live.game.catalogue
     body = json_body()
-    players, colours = parse_players(need(body, "players", list), live.game.catalogue)
+    game = maybe(body, "game", str) or "smashup"
+    if game == CTHULHU:
+        names, colours, sex = cthulhu.parse_players(need(body, "players", list))
+        header = cthulhu.header(
+            names,
+            colours,
+            sex,
+            running.service.readers,
+            live.store,
+            catalogue,
+            simulated=running.simulated,
+        )
+        started = LiveGame.start(live.store, header, catalogue)
+        running.replace_game(started)
+        return jsonify(game_id=started.game_id, base_deck=[], zones=header["zones"]), 201
+    if game != "smashup":
+        raise BadRequest(f'"game" is "smashup" or "{CTHULHU}", not {game!r}')
+    players, colours = parse_players(need(body, "players", list), catalogue)
     zones = choose_zones(maybe(body, "zones", int), running.service.readers)
-    header = new_header(players, colours, zones, live.store, live.game.catalogue)
-    started = LiveGame.start(live.store, header, live.game.catalogue)
+    header = new_header(players, colours, zones, live.store, catalogue)
+    if running.simulated:  # every card of the chosen factions gets a simulated tag
+        made = make_header(list(players), players, catalogue, len(zones) - 1)
+        header["tags"] = {**made["tags"], **header["tags"]}
+    started = LiveGame.start(live.store, header, catalogue)
     running.replace_game(started)
     deck = base_deck(live.game.catalogue, (f for chosen in players.values() for f in chosen))
     return jsonify(game_id=started.game_id, base_deck=deck, zones=zones), 201

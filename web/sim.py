@@ -14,6 +14,7 @@ from web.demo import DemoPlayer
 from web.errors import BadRequest, NotFound
 from web.table import Table, table
 from web.virtual import NoSimZone, VirtualTable
+from web.words import card_name
 
 bp = Blueprint("sim", __name__, url_prefix="/api")
 
@@ -35,18 +36,27 @@ def cards() -> Response:
     state = live.game.state
     found = []
     for uid, binding in state.header.tags.items():
+        kind: str | None
         card = catalogue.get(binding.card)
-        personal = card is not None and card.type not in ("base", "monster")
-        owners = owner_candidates(state, card, binding) if personal and card else []
+        if card is None:  # a Munchkin Cthulhu card
+            other = catalogue.cthulhu.get(binding.card)
+            kind = other.kind if other is not None else None
+            name, owner, in_play = card_name(catalogue, binding.card), None, uid in held(state)
+        else:
+            personal = card.type not in ("base", "monster")
+            owners = owner_candidates(state, card, binding) if personal else []
+            kind, name = card.type, card.name
+            owner = owners[0] if len(owners) == 1 else None
+            in_play = where_is(state.table, uid) is not None
         found.append(
             {
                 "uid": uid,
                 "card": binding.card,
-                "name": card.name if card is not None else None,
-                "type": card.type if card is not None else None,
-                "owner": owners[0] if len(owners) == 1 else None,
+                "name": name,
+                "type": kind,
+                "owner": owner,
                 "zone": lying.get(uid),
-                "in_play": where_is(state.table, uid) is not None,
+                "in_play": in_play,
             }
         )
     return jsonify(cards=found)
@@ -76,6 +86,19 @@ def lift(zone: str) -> Response:
     except NoSimZone as exc:
         raise NotFound(str(exc)) from None
     return jsonify(zone=zone, lifted=uid)
+
+
+def held(state: object) -> set[str]:
+    """Tags in play in a Munchkin Cthulhu game: in front of players or in the fight."""
+    table = getattr(state, "table", None)
+    found: set[str] = set()
+    for player in getattr(table, "players", ()):
+        found |= {h.tag for h in (*player.classes, *player.items, *player.kept)}
+    combat = getattr(table, "combat", None)
+    if combat is not None:
+        found |= {m.tag for m in combat.monsters} | {o.tag for o in combat.one_shots}
+        found |= {e.tag for m in combat.monsters for e in m.enhancers}
+    return found
 
 
 def demo_of(running: Table) -> DemoPlayer:

@@ -13,6 +13,12 @@ from companion.store import LogEntry
 QUIET = frozenset({"answered", "prompt", "bound", "owner"})
 
 
+def card_name(catalogue: Catalogue, card_id: str) -> str:
+    """A card's printed name, from either game's catalogue (the id if it is unknown)."""
+    known = catalogue.get(card_id) or catalogue.cthulhu.get(card_id)
+    return known.name if known is not None else card_id
+
+
 class Words:
     """Names for the ids an event carries: cards, tags (through the game's bindings), zones
     (through the base lying there now)."""
@@ -28,8 +34,7 @@ class Words:
         self.bases = dict(bases)
 
     def card(self, card_id: object) -> str:
-        known = self.catalogue.get(str(card_id))
-        return known.name if known is not None else str(card_id)
+        return card_name(self.catalogue, str(card_id))
 
     def tag(self, uid: object) -> str:
         card = self.tags.get(str(uid))

@@ -151,12 +151,35 @@ def tap(state: MCState, uid: str, zone: str, cards: CthulhuCatalogue) -> MCOutco
         outcome = _combat(state, held, card)
     else:
         player = _seat(state, zone)
-        if player is None:
-            raise Rejected(f"{zone} is neither a seat, the combat pad nor the discard pad")
+        if player is None:  # a shared pad: the tablet says where the card went
+            return _where(state, held, card)
         outcome = _at_seat(state, held, card, player, cards)
     return _after_checks(
         outcome, before, rules.cultist_check(before, outcome.state.table, cards), cards
     )
+
+
+def _where(state: MCState, held: Held, card: MCCard) -> MCOutcome:
+    """A card tapped on a shared pad: one option per place it can go, the likeliest first."""
+    players = state.header.players
+    seats = [
+        Option(f"{name}'s", {"tap": held.tag, "zone": f"seat-{n}"})
+        for n, name in enumerate(players, start=1)
+        if f"seat-{n}" in state.header.zones
+    ]
+    current = state.table.current
+    seats = seats[current:] + seats[:current]  # the current player's seat first
+    fight = [Option("The fight", {"tap": held.tag, "zone": "combat"})]
+    if "combat" not in state.header.zones:
+        fight = []
+    gone = [Option("Discarded", {"tap": held.tag, "zone": "discard"})]
+    if "discard" not in state.header.zones:
+        gone = []
+    in_fight = card.kind in ("monster", "one-shot item") or (
+        card.kind == "monster enhancer" and state.table.combat is not None
+    )
+    options = [*fight, *seats, *gone] if in_fight else [*seats, *fight, *gone]
+    return _ask(state, "choose-zone", f"Where does {card.name} go?", options, tag=held.tag)
 
 
 def _holder(table: MCTable, uid: str) -> tuple[Player, str] | None:
@@ -236,7 +259,8 @@ def _take_class(
     kept = tuple(c for c in player.classes if cards[c.card].class_name == "Cultist")
     replaced = [cards[c.card].class_name for c in player.classes if c not in kept]
     updated = replace(player, classes=(*kept, held))
-    text = f"{player.name} is a {card.class_name}" + (
+    article = "an" if str(card.class_name)[0] in "AEIOU" else "a"
+    text = f"{player.name} is {article} {card.class_name}" + (
         f" (was {', '.join(map(str, replaced))})" if replaced else ""
     )
     return _changed(

@@ -13,16 +13,17 @@ export function promptCards(payload, send, enrolTag) {
       h("section.prompt.info", h("p.message", `Tap the minion that ${cardName(state.pending.card)} goes on (at ${state.pending.zone})`))
     );
   }
-  for (const base of state.bases.filter((b) => b.monsters_to_place > 0)) {
+  for (const base of (state.bases || []).filter((b) => b.monsters_to_place > 0)) {
     found.push(
       h("section.prompt.monsters", { dataset: { zone: base.zone } },
         h("p.message", `${cardName(base.card)} needs its monsters: draw ${base.monsters_to_place} and tap them on ${base.zone}`))
     );
   }
-  const scoring = state.bases.find((b) => b.scoring);
+  const bases = state.bases || [];
+  const scoring = bases.find((b) => b.scoring);
   if (scoring) found.push(scoringNow(scoring, send));
   else if (!state.winners.length) {
-    const ready = state.bases.filter((b) => b.ready);
+    const ready = bases.filter((b) => b.ready);
     if (ready.length) found.push(readyToScore(ready, state.current_player, send));
   }
   if (state.deals && state.deals.length) found.push(deal(state.deals[0], state.deals.length, send));
@@ -30,11 +31,13 @@ export function promptCards(payload, send, enrolTag) {
 }
 
 function gameOver(state) {
-  const ranked = [...state.players].sort((a, b) => b.final_vp - a.final_vp);
+  const score = (p) => (p.level !== undefined ? p.level : p.final_vp);
+  const unit = state.game === "munchkin-cthulhu" ? "Level" : "VP";
+  const ranked = [...state.players].sort((a, b) => score(b) - score(a));
   return h(
     "section.prompt.game-over",
     h("h2", `${state.winners.join(" and ")} won!`),
-    h("ol.final", ranked.map((p) => h("li", h("span", p.name), h("span.num", `${p.final_vp} VP`))))
+    h("ol.final", ranked.map((p) => h("li", h("span", p.name), h("span.num", `${score(p)} ${unit}`))))
   );
 }
 

@@ -6,6 +6,10 @@ start();
 const PALETTE = ["#d62728", "#1f77b4", "#2ca02c", "#ff7f0e"];
 const NAMES = ["Ann", "Ben", "Cat", "Dan"];
 let seats = 3;
+let game = "smashup";
+const LIMITS = { smashup: [2, 4], "munchkin-cthulhu": [3, 6] };
+PALETTE.push("#9467bd", "#8c564b");
+NAMES.push("Eve", "Fay");
 const [{ factions }, { readers }] = await Promise.all([getJSON("/api/factions"), getJSON("/api/readers")]);
 await cards();
 
@@ -31,8 +35,14 @@ function renderSeats() {
         h("strong", `${seat + 1}.`),
         h("input.name", { value: old.name, "aria-label": `Player ${seat + 1} name` }),
         h("input.colour", { type: "color", value: old.colour, "aria-label": `Player ${seat + 1} colour` }),
-        h("div.seat-factions", factionSelect(seat, 0), factionSelect(seat, 1))
+        game === "smashup"
+          ? h("div.seat-factions", factionSelect(seat, 0), factionSelect(seat, 1))
+          : h("div.seat-factions",
+              h("select.sex", { "aria-label": `Player ${seat + 1} sex` },
+                h("option", { value: "female" }, "female"), h("option", { value: "male" }, "male")))
       );
+      const sex = row.querySelector("select.sex");
+      if (sex) sex.value = old.sex || (seat % 2 ? "male" : "female");
       row.querySelectorAll("select.faction").forEach((s, i) => (s.value = old.factions[i] || ""));
       return row;
     })
@@ -44,6 +54,7 @@ function readSeat(row) {
     name: row.querySelector("input.name").value.trim(),
     colour: row.querySelector("input.colour").value,
     factions: [...row.querySelectorAll("select.faction")].map((s) => s.value),
+    sex: row.querySelector("select.sex") ? row.querySelector("select.sex").value : undefined,
   };
 }
 
@@ -94,6 +105,20 @@ function renderZones() {
 
 async function startGame(button) {
   const players = seatRows().map(readSeat);
+  if (game === "munchkin-cthulhu") {
+    await act(button, async () => {
+      const started = await post("/api/games", {
+        game,
+        players: players.map(({ name, colour, sex }) => ({ name, colour, sex })),
+      });
+      const box = $("#started");
+      box.hidden = false;
+      fill(box, h("h2", `Game ${started.game_id} started`),
+        h("p", "Everyone starts at Level 1 with no class. Zones: " + started.zones.join(", ")),
+        h("div.options", h("a", { href: "/" }, h("button.choice", "Go to the table"))));
+    });
+    return;
+  }
   const missing = players.find((p) => p.factions.some((f) => !f));
   if (missing) {
     say(`${missing.name || "A player"} needs two factions`, "error");
@@ -114,10 +139,21 @@ async function startGame(button) {
   });
 }
 
-$("#fewer").addEventListener("click", () => { if (seats > 2) { seats -= 1; renderSeats(); renderZones(); } });
-$("#more").addEventListener("click", () => { if (seats < 4) { seats += 1; renderSeats(); renderZones(); } });
+$("#fewer").addEventListener("click", () => { if (seats > LIMITS[game][0]) { seats -= 1; renderSeats(); renderZones(); } });
+$("#more").addEventListener("click", () => { if (seats < LIMITS[game][1]) { seats += 1; renderSeats(); renderZones(); } });
+document.querySelectorAll("[data-game]").forEach((button) =>
+  button.addEventListener("click", () => {
+    game = button.dataset.game;
+    document.querySelectorAll("[data-game]").forEach((b) => b.classList.toggle("on", b === button));
+    document.querySelectorAll(".smashup-only").forEach((el) => (el.hidden = game !== "smashup"));
+    seats = Math.min(Math.max(seats, LIMITS[game][0]), LIMITS[game][1]);
+    renderSeats();
+    renderZones();
+  })
+);
 $("#draft").addEventListener("click", draft);
 $("#random").addEventListener("click", random);
 $("#start").addEventListener("click", (e) => startGame(e.currentTarget));
 renderSeats();
 renderZones();
+document.body.dataset.ready = "1";

@@ -3,7 +3,7 @@
 import { h, fill, $ } from "./dom.js";
 import { cardName, cards, getJSON, post, act, say } from "./api.js";
 
-function open(title, ...body) {
+export function openSheet(title, ...body) {
   const dialog = $("#sheet");
   fill(
     dialog,
@@ -28,7 +28,7 @@ export function cardSheet(card, base, payload, send) {
   const players = state.players.map((p) => p.name);
   const monster = base.monsters.some((m) => m.tag === card.tag);
   const others = state.bases.filter((b) => b.zone !== base.zone);
-  open(
+  openSheet(
     `${cardName(card.card)} (${card.power} power)`,
     h("p.detail", `On ${cardName(base.card)} · ${card.controller ? "controlled by " + card.controller : "uncontrolled"} · ${card.counters} counter(s)`),
     h("h3", "Power counters"),
@@ -52,7 +52,7 @@ export function cardSheet(card, base, payload, send) {
 }
 
 export function baseSheet(base, payload, send) {
-  open(
+  openSheet(
     cardName(base.card),
     h("p.detail", `${base.zone} · ${base.total} of ${base.breakpoint}`),
     h("div.options",
@@ -64,7 +64,7 @@ export function baseSheet(base, payload, send) {
 }
 
 export function playerSheet(player, payload, send) {
-  open(
+  openSheet(
     player.name,
     h("p.detail", `${player.vp} VP · Madness ${player.madness}`),
     h("h3", "Madness cards"),
@@ -106,6 +106,6 @@ export async function enrolSheet(prompt, payload, send) {
       close();
     });
   }
-  open(`Enrol tag ${prompt.tag}`, h("p.detail", "Which card is this? Its tap is played once it is enrolled."), faction, owner, list);
+  openSheet(`Enrol tag ${prompt.tag}`, h("p.detail", "Which card is this? Its tap is played once it is enrolled."), faction, owner, list);
   show();
 }

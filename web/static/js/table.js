@@ -4,7 +4,8 @@ import { start, cards, post, say, act, ApiError } from "./api.js";
 import { follow } from "./live.js";
 import { basePanels } from "./bases.js";
 import { promptCards } from "./prompts.js";
-import { cardSheet, baseSheet, playerSheet, enrolSheet, close } from "./sheet.js";
+import { cardSheet, baseSheet, playerSheet, enrolSheet, close, openSheet } from "./sheet.js";
+import { cthulhuBoard, sellSheet } from "./cthulhu.js";
 import { VirtualTable } from "./virtual.js";
 
 start();
@@ -44,8 +45,15 @@ function render() {
   document.body.dataset.version = payload.version;
   fill($("#turn"), turnLine(state, colours));
   fill($("#prompts"), promptCards(payload, send, (prompt) => enrolSheet(prompt, payload, send)));
-  fill($("#bases"), basePanels(payload, (card, base) => cardSheet(card, base, payload, send), (base) => baseSheet(base, payload, send)));
-  fill($("#scores"), scoreboard(state, colours));
+  const munchkin = state.game === "munchkin-cthulhu";
+  document.body.dataset.game = state.game;
+  fill(
+    $("#bases"),
+    munchkin
+      ? cthulhuBoard(payload, send, (player) => sellSheet(player, send, openSheet, close))
+      : basePanels(payload, (card, base) => cardSheet(card, base, payload, send), (base) => baseSheet(base, payload, send))
+  );
+  fill($("#scores"), scoreboard(state, colours, munchkin));
   fill($("#recent"), recentEvents(payload));
   virtualTable.update(payload);
 }
@@ -60,16 +68,17 @@ function turnLine(state, colours) {
   );
 }
 
-function scoreboard(state, colours) {
+function scoreboard(state, colours, munchkin) {
   return state.players.map((player) =>
     h(
       "button.player" + (player.name === state.current_player && !state.winners.length ? ".current" : ""),
-      { style: { borderColor: colours[player.name] }, onclick: () => playerSheet(player, payload, send), dataset: { player: player.name } },
+      { style: { borderColor: colours[player.name] }, dataset: { player: player.name },
+        onclick: munchkin ? null : () => playerSheet(player, payload, send) },
       h("span.swatch", { style: { background: colours[player.name] } }),
       h("span.who", player.name),
       player.madness ? h("span.tag-note", `Madness ${player.madness}`) : null,
-      h("span.vp", String(player.vp)),
-      h("span.unit", "VP")
+      h("span.vp", String(munchkin ? player.level : player.vp)),
+      h("span.unit", munchkin ? "Level" : "VP")
     )
   );
 }

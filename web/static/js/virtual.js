@@ -39,7 +39,9 @@ export class VirtualTable {
     const zones = payload.zones || [];
     const players = payload.state.players.map((p) => p.name);
     const owners = [...players, "table", "all"];
-    if (this.owner === null || !owners.includes(this.owner)) this.owner = payload.state.current_player || "all";
+    if (this.owner === null || !owners.includes(this.owner)) {
+      this.owner = this.cards.some((c) => c.owner) ? payload.state.current_player : "all";
+    }
     const shown = this.cards
       .filter((c) => this.owner === "all" || (c.owner || "table") === this.owner)
       .sort((a, b) => a.in_play - b.in_play || (a.name || "").localeCompare(b.name || ""));
@@ -51,7 +53,7 @@ export class VirtualTable {
       h("p.detail", this.chosen ? `Now tap a zone for ${this.chosen.name}` : "Pick a card, then tap the zone to put it on."),
       h("div.options.zones",
         zones.map((zone) =>
-          h("button.zone-button", { dataset: { zone }, disabled: !this.chosen, onclick: (e) => this.place(zone, e.currentTarget) }, zone))),
+          h("button.zone-button", { dataset: { zone }, disabled: !this.chosen, onclick: (e) => this.place(zone, e.currentTarget) }, zoneLabel(zone, players)))),
       h("div.options.owners",
         owners.map((o) => h("button.tab" + (o === this.owner ? ".on" : ""), { onclick: () => { this.owner = o; this.render(payload); } }, o))),
       h("div.options.card-list",
@@ -83,4 +85,10 @@ export class VirtualTable {
       setTimeout(() => post(`/api/sim/${zone}/lift`, { uid: card.uid }).catch((e) => say(e.message, "error")), LIFT_AFTER_MS);
     });
   }
+}
+
+// "seat-2" is Ben's seat in Munchkin Cthulhu.
+function zoneLabel(zone, players) {
+  const seat = /^seat-(\d+)$/.exec(zone);
+  return seat && players[Number(seat[1]) - 1] ? `${players[Number(seat[1]) - 1]}'s seat` : zone;
 }

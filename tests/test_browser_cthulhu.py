@@ -1,0 +1,120 @@
+"""The Munchkin Cthulhu screen in Debian's Chromium: setup chooses the game, cards tapped on
+the virtual table's seats and combat pad, the Kill-O-Meter, help, resolve, run away with a die
+roll, Level +/-, selling, and a table with one shared pad."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from companion.cards import Catalogue
+from tests.browser import TOKEN, LiveTable, screenshot
+
+SEATS = ["seat-1", "seat-2", "seat-3", "combat", "discard"]
+
+
+@pytest.fixture
+def seat_table(tmp_path: Path, catalogue: Catalogue) -> Any:
+    table = LiveTable(tmp_path / "mc.db", catalogue, zone_names=SEATS)
+    yield table
+    table.close()
+
+
+def start_cthulhu(page: Any, table: LiveTable) -> None:
+    page.goto(f"{table.url}/setup?token={TOKEN}")
+    page.wait_for_selector("body[data-ready]")
+    page.locator("#game-cthulhu").click()
+    expect(page.locator("#seats .seat")).to_have_count(3)
+    expect(page.locator("#seats select.sex")).to_have_count(3)
+    page.locator("#start").click()
+    expect(page.locator("#started")).to_contain_text("Everyone starts at Level 1")
+    page.goto(f"{table.url}/")
+    expect(page.locator("#connection")).to_have_attribute("data-status", "live")
+    expect(page.locator("article.mc-player")).to_have_count(3)
+
+
+def put(page: Any, card: str, zone: str) -> None:
+    page.locator("#virtual button.vcard", has_text=re.compile(f"^{re.escape(card)}")).filter(
+        has_not=page.locator(".tag-note")
+    ).first.click()
+    page.locator(f'#virtual button.zone-button[data-zone="{zone}"]').click()
+
+
+def player(page: Any, name: str) -> Any:
+    return page.locator(f'article.mc-player[data-player="{name}"]')
+
+
+def test_a_munchkin_cthulhu_turn_on_the_tablet(page: Any, seat_table: LiveTable) -> None:
+    start_cthulhu(page, seat_table)
+    assert seat_table.service.live.game.state.header.game == "munchkin-cthulhu"
+    ann = player(page, "Ann")
+    expect(ann.locator(".level")).to_have_text("1")
+    put(page, "Investigator", "seat-1")
+    expect(ann).to_contain_text("Investigator")
+    put(page, "Elder Sign", "seat-1")
+    expect(ann.locator("ul.gear li.in-use")).to_contain_text("Elder Sign")
+    expect(ann.locator(".strength strong")).to_have_text("4")
+
+    put(page, "Buggoth", "combat")
+    fight = page.locator("section.combat")
+    expect(fight.locator(".meter-side.players .big")).to_have_text("4")
+    expect(fight.locator(".meter-side.monsters .big")).to_have_text("1")
+    expect(fight.locator(".verdict")).to_have_text("Winning by 3")
+    screenshot(page, "cthulhu-combat")
+    fight.locator("#resolve").click()
+    expect(ann.locator(".level")).to_have_text("2")
+    expect(page.locator("section.last-combat")).to_contain_text("+1 Level(s), draw 1 treasure(s)")
+
+    page.locator("#end-turn").click()
+    expect(player(page, "Ben")).to_have_class(re.compile(r"\bcurrent\b"))
+    put(page, "Grape Old Ones", "combat")
+    expect(fight.locator(".meter-side.monsters .big")).to_have_text("12")
+    expect(fight.locator(".verdict")).to_have_text("Losing: needs +12 to win")
+    fight.locator("button", has_text="Cat helps").click()
+    expect(fight.locator(".meter-side.monsters .big")).to_have_text("10")  # -2 vs females: Cat
+    expect(fight.locator(".meter-side.players .big")).to_have_text("2")
+    fight.locator("#resolve").click()
+    running = page.locator("section.running")
+    expect(running).to_contain_text("Ben and Cat must run away")
+    running.locator('.roll[data-player="Ben"] button', has_text="5").click()
+    expect(page.locator("#recent ol.events li").first).to_have_text("Ben rolled 5: escaped")
+    running.locator('.roll[data-player="Cat"] button', has_text="2").click()
+    expect(running).to_have_count(0)
+
+    cat = player(page, "Cat")
+    cat.locator(".level-up").click()
+    expect(cat.locator(".level")).to_have_text("2")
+    put(page, "Professor Tesla", "seat-3")
+    put(page, "Bowling Pin", "seat-3")
+    expect(cat.locator("ul.gear li")).to_have_count(2)
+    cat.locator("button.sell").click()
+    for box in page.locator("#sheet input[type=checkbox]").all():
+        box.check()
+    sell = page.locator("#sell-now")
+    expect(sell).to_have_text("Sell for 1 Level(s)")  # 900 + 200 gold
+    sell.click()
+    expect(cat.locator(".level")).to_have_text("3")
+    expect(cat.locator("ul.gear li")).to_have_count(0)
+    screenshot(page, "cthulhu-table")
+    assert page.errors == []
+
+
+def test_one_shared_pad_and_the_tablet_says_where(
+    page: Any, tmp_path: Path, catalogue: Catalogue
+) -> None:
+    table = LiveTable(tmp_path / "pad.db", catalogue, zone_names=["pad", "discard"])
+    try:
+        start_cthulhu(page, table)
+        put(page, "Cultist", "pad")
+        prompt = page.locator("section.prompt.choose-zone")
+        expect(prompt).to_contain_text("Where does Cultist go?")
+        prompt.locator("button", has_text="Ben's").click()
+        expect(player(page, "Ben")).to_contain_text("Cultist")
+        expect(prompt).to_have_count(0)
+        assert page.errors == []
+    finally:
+        table.close()

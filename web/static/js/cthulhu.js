@@ -1,0 +1,138 @@
+// The Munchkin Cthulhu screen: every player's Level big, their class and gear (and what does
+// not count, and why), and during a fight both sides' strengths on a Kill-O-Meter with
+// one-tap help, resolve, run away (with the die roll) and Level +/-.
+import { h, fill, $ } from "./dom.js";
+import { cardName, cards } from "./api.js";
+
+export function cthulhuBoard(payload, send, openSheet) {
+  const { state } = payload;
+  return [
+    state.combat ? combatPanel(payload, send) : null,
+    state.running ? runningPanel(state, send) : null,
+    !state.combat && state.last_combat ? lastCombat(state.last_combat) : null,
+    h("section.mc-players", state.players.map((p) => playerCard(p, payload, send, openSheet))),
+  ];
+}
+
+function combatPanel(payload, send) {
+  const { state, colours } = payload;
+  const fight = state.combat;
+  const ours = fight.players_strength;
+  const theirs = fight.monsters_strength;
+  const share = ours + theirs > 0 ? ours / (ours + theirs) : 0.5;
+  const verdict = fight.winning
+    ? `Winning by ${fight.margin}`
+    : `Losing: needs +${1 - fight.margin} to win`;
+  const side = [fight.fighter, fight.helper].filter(Boolean).join(" + ");
+  const helpers = state.players.map((p) => p.name).filter((n) => n !== fight.fighter && n !== fight.helper);
+  return h(
+    "section.combat" + (fight.winning ? ".winning" : ".losing"),
+    { "aria-label": "Combat" },
+    h("header", h("h2", "Combat"), h("span.verdict", verdict)),
+    h(
+      "div.meter",
+      h("div.meter-side.players", h("span.who", side), h("span.big", { dataset: { strength: ours } }, String(ours))),
+      h("div.bar", { role: "meter", "aria-valuenow": ours, "aria-valuemax": ours + theirs },
+        h("div.ours", { style: { width: `${Math.round(share * 100)}%`, background: colours[fight.fighter] } })),
+      h("div.meter-side.monsters", h("span.big", { dataset: { strength: theirs } }, String(theirs)), h("span.who", "monsters"))
+    ),
+    h(
+      "ul.foes",
+      fight.monsters.map((m) =>
+        h("li",
+          h("span.card-name", cardName(m.card)),
+          h("span.tag-note", `Level ${m.level ?? "?"} · ${m.treasures ?? "?"} treasure(s)` +
+            (m.enhancers.length ? ` · ${m.enhancers.map((e) => cardName(e.card)).join(", ")}` : "")),
+          m.not_computed.length ? h("span.hint", `by hand: ${m.not_computed.join("; ")}`) : null,
+          h("span.card-power", String(m.strength)))
+      ),
+      fight.one_shots.map((o) =>
+        h("li.one-shot", h("span.card-name", cardName(o.card)), h("span.tag-note", "for the players"), h("span.card-power", `+${o.bonus}`)))
+    ),
+    h(
+      "div.options",
+      fight.helper ? null : helpers.map((name) =>
+        h("button.choice", { onclick: (e) => send({ input: "help", player: name }, e.currentTarget), style: { borderColor: colours[name] } }, `${name} helps`)),
+      h("button.choice.award#resolve", { onclick: (e) => send({ input: "resolve" }, e.currentTarget) },
+        fight.winning ? "Resolve: kill it" : "Resolve: run away")
+    )
+  );
+}
+
+function runningPanel(state, send) {
+  const { running } = state;
+  return h(
+    "section.prompt.running",
+    h("p.message", `${running.players.join(" and ")} must run away: roll a die`),
+    running.players.map((name) =>
+      h("div.roll", { dataset: { player: name } },
+        h("span", `${name} escapes on ${running.needs[name]} or more:`),
+        h("div.options", [1, 2, 3, 4, 5, 6].map((roll) =>
+          h("button.choice.die", { onclick: (e) => send({ input: "run-away", player: name, roll }, e.currentTarget) }, String(roll)))))
+    )
+  );
+}
+
+function lastCombat(last) {
+  const text = last.won
+    ? `${last.fighter} killed the monster(s): +${last.levels} Level(s), draw ${last.treasures} treasure(s)`
+    : `${last.fighter} lost the fight`;
+  return h("section.prompt.deal.last-combat", h("p.message", text));
+}
+
+function playerCard(player, payload, send, openSheet) {
+  const { state, colours } = payload;
+  const current = player.name === state.current_player;
+  const classes = player.classes.map(cardName).join(" + ") || "no class";
+  return h(
+    "article.mc-player" + (current ? ".current" : ""),
+    { style: { borderColor: colours[player.name] }, dataset: { player: player.name } },
+    h("header", h("span.swatch", { style: { background: colours[player.name] } }), h("h2", player.name),
+      h("span.tag-note", [player.sex, classes].filter(Boolean).join(" · "))),
+    h(
+      "div.level-line",
+      h("button.choice.level-down", { "aria-label": `${player.name} Level down`, disabled: player.level <= 1,
+        onclick: (e) => send({ input: "level", player: player.name, delta: -1 }, e.currentTarget) }, "−"),
+      h("span.level", { dataset: { level: player.level } }, String(player.level)),
+      h("button.choice.level-up", { "aria-label": `${player.name} Level up`,
+        onclick: (e) => send({ input: "level", player: player.name, delta: 1 }, e.currentTarget) }, "+")
+    ),
+    h("p.strength", "Strength ", h("strong", String(player.strength)),
+      h("span.tag-note", ` = Level ${player.level} + gear ${player.gear}` +
+        (player.class_bonus ? ` + Cultists ${player.class_bonus}` : "") +
+        (player.kept.length ? ` + ${player.kept.map((k) => cardName(k.card)).join(", ")}` : ""))),
+    h("ul.gear", player.items.map((item) =>
+      h("li" + (item.in_use ? ".in-use" : ".carried"),
+        h("span.card-name", cardName(item.card)),
+        item.in_use ? null : h("span.tag-note", ` carried: ${item.why_not}`),
+        h("span.card-power", item.bonus === null ? "?" : `+${item.bonus}`)))),
+    player.items.length
+      ? h("button.quiet.sell", { onclick: () => openSheet(player) }, "Sell items")
+      : null
+  );
+}
+
+// The sell sheet: tick items, see the gold, sell for Levels (one per full 1,000).
+export function sellSheet(player, send, open, close) {
+  let facts = null;
+  const total = h("p.detail");
+  const boxes = player.items.map((item) => h("input", { type: "checkbox", value: item.tag, "aria-label": cardName(item.card) }));
+  const button = h("button.choice#sell-now", { disabled: true }, "Sell");
+  function update() {
+    const chosen = player.items.filter((_, i) => boxes[i].checked);
+    const gold = chosen.reduce((sum, item) => sum + ((facts && facts.get(item.card)?.gold) || 0), 0);
+    const levels = Math.floor(gold / 1000);
+    fill(total, `${gold} gold: +${levels} Level(s) (never to Level 10, no change given)`);
+    button.disabled = chosen.length === 0;
+    fill(button, `Sell for ${levels} Level(s)`);
+  }
+  boxes.forEach((box) => box.addEventListener("change", update));
+  button.addEventListener("click", async (e) => {
+    const tags = boxes.filter((b) => b.checked).map((b) => b.value);
+    if (await send({ input: "sell", player: player.name, tags }, e.currentTarget)) close();
+  });
+  open(`${player.name} sells`,
+    h("ul.gear.sell-list", player.items.map((item, i) => h("li", h("label", boxes[i], " ", cardName(item.card))))),
+    total, h("div.options", button));
+  cards().then((map) => { facts = map; update(); });
+}
