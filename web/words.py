@@ -97,6 +97,12 @@ _SENTENCES: dict[str, Callable[[Words, Mapping[str, Any]], str]] = {
     "targeted": lambda w, e: f"{w.card(e['card'])} affects {w.tag(e['target'])}",
     "base-removed": lambda w, e: f"{w.zone(e['zone'])} was removed",
     "undone": lambda w, e: "Undone: the last change was taken back",
+    "duel-opened": lambda w, e: (
+        f"Duel at {w.zone(e['zone'])}: {w.tag(e['challenger'])} against {w.tag(e['challenged'])}"
+    ),
+    "counters-moved": lambda w, e: (
+        f"{e['count']} counter(s) moved from {w.tag(e['origin'])} to {w.tag(e['target'])}"
+    ),
     "declared": lambda w, e: f"{w.tag(e['tag'])}: condition {'on' if e.get('on') else 'off'}",
 }
 

@@ -71,7 +71,7 @@ function cardItem(minion, colours, onCard, base, monster = false) {
       },
       h("span.card-name", cardName(minion.card)),
       monster ? h("span.tag-note", `monster${facts && facts.treasures ? ` · ${facts.treasures} treasure` : ""}${who ? " · " + who : ""}`) : null,
-      minion.counters ? h("span.counters", `+${minion.counters}`) : null,
+      minion.counters ? h("span.counter-badge", `+${minion.counters}`) : null,
       minion.actions.length ? h("span.tag-note", minion.actions.map((a) => cardName(a.card)).join(", ")) : null,
       h("span.card-power", String(minion.power))
     )
@@ -89,13 +89,13 @@ function actionItem(action, colours) {
 
 function buriedLine(base, colours) {
   if (!base.buried.length) return null;
-  const counts = {};
-  for (const card of base.buried) counts[card.controller] = (counts[card.controller] || 0) + 1;
+  const counts = { ...(base.buried_count || {}) };
+  if (!base.buried_count) for (const card of base.buried) counts[card.controller] = (counts[card.controller] || 0) + 1;
   return h(
     "p.buried",
-    "Buried: ",
+    "Buried face down: ",
     Object.entries(counts).map(([who, n]) =>
-      h("span.chip", { style: { borderColor: colours[who] || "#888" } }, `${who} ${n}`)
+      h("span.chip", { style: { borderColor: colours[who] || "#888" }, dataset: { player: who } }, `${who} ${n}`)
     )
   );
 }

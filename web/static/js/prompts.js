@@ -2,6 +2,7 @@
 // the tracker's questions, a base scoring, bases ready to score, treasures to deal.
 import { h } from "./dom.js";
 import { cardName } from "./api.js";
+import { oopsPrompts } from "./oops.js";
 
 export function promptCards(payload, send, enrolTag) {
   const { state } = payload;
@@ -27,6 +28,7 @@ export function promptCards(payload, send, enrolTag) {
     if (ready.length) found.push(readyToScore(ready, state.current_player, send));
   }
   if (state.deals && state.deals.length) found.push(deal(state.deals[0], state.deals.length, send));
+  found.push(...oopsPrompts(state, payload.colours, send));
   return found;
 }
 
@@ -56,6 +58,7 @@ function trackerPrompt(prompt, send, enrolTag) {
     `section.prompt.${prompt.kind}`,
     { dataset: { prompt: prompt.id } },
     h("p.message", prompt.message),
+    prompt.left ? h("p.detail", `${prompt.left} more to choose`) : null,
     h("div.options", buttons)
   );
 }

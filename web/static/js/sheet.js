@@ -2,6 +2,7 @@
 // a player (Madness), and enrolling an unknown tag where it was tapped.
 import { h, fill, $ } from "./dom.js";
 import { cardName, cards, getJSON, post, act, say } from "./api.js";
+import { buryChoices, duelChoices } from "./oops.js";
 
 export function openSheet(title, ...body) {
   const dialog = $("#sheet");
@@ -45,6 +46,7 @@ export function cardSheet(card, base, payload, send) {
     others.length ? h("h3", "Move to") : null,
     h("div.options",
       others.map((b) => h("button.choice", { onclick: doing(send, { tap: card.tag, zone: b.zone }) }, cardName(b.card)))),
+    duelChoices(card, base, state, send, doing),
     h("h3", "Remove"),
     h("div.options",
       h("button.danger", { onclick: doing(send, { input: "remove", tag: card.tag }) }, "Remove from play"))
@@ -59,7 +61,8 @@ export function baseSheet(base, payload, send) {
       base.ready && !base.scoring
         ? h("button.choice", { onclick: doing(send, { input: "score", zone: base.zone }) }, "Score it now")
         : null,
-      h("button.danger", { onclick: doing(send, { input: "remove-base", zone: base.zone }) }, "Remove this base"))
+      h("button.danger", { onclick: doing(send, { input: "remove-base", zone: base.zone }) }, "Remove this base")),
+    buryChoices(base, payload.state, send, doing)
   );
 }
 
