@@ -21,21 +21,12 @@ import time
 from pathlib import Path
 from typing import Any
 
+from chromium import CHROMIUM_ARGS
 from stats import percentile
 
 ZONES = 5
 CLIENTS = 10  # the browser and nine stream readers
 SAMPLES = 60
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 #: records when a base's total changes on the page, in the same epoch milliseconds as Python
 WATCH_TOTALS = """() => {
   window.__totals = [];

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from bench.chromium import CHROMIUM_ARGS
 from companion.cards import Catalogue
 from companion.config import TableConfig
 from companion.service import TableService
@@ -22,17 +23,6 @@ from companion.store import EventStore
 from web.server import Dashboard
 
 SCREENSHOTS = Path(__file__).parent / "screenshots"
-#: the flags a root, offline sandbox needs (no first-run or network chatter)
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 HOW_TO_INSTALL = (
     "the browser tests need Debian's Chromium: `sudo apt-get install chromium` "
     "(or set CHROMIUM=/path/to/chromium); Playwright's own browser download is not used"

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Final, Literal
+from typing import Any, Final, Literal, get_args
 
 from companion.errors import CatalogueError
 
@@ -24,16 +24,7 @@ Kind = Literal[
     "go-up-a-level",
     "other",
 ]
-KINDS: Final = (
-    "monster",
-    "monster enhancer",
-    "item",
-    "one-shot item",
-    "class",
-    "curse",
-    "go-up-a-level",
-    "other",
-)
+KINDS: Final = get_args(Kind)
 SLOTS: Final = ("headgear", "armor", "footgear", "1 hand", "2 hands", "none")
 CLASSES: Final = ("Cultist", "Professor", "Investigator", "Monster Whacker")
 SEXES: Final = ("female", "male")
