@@ -256,3 +256,15 @@ def test_a_shared_pad_asks_where_the_card_went(catalogue: Catalogue) -> None:
     assert fought["combat"]["monsters"][0]["card"] == "munchkin-cthulhu/grape-old-ones"
     item = doc(catalogue, inp("end-turn"), tap("BOW", "pad"), header=pad)["prompts"][0]
     assert [o["label"] for o in item["options"]][:2] == ["Gene's", "Chris's"]
+
+
+def test_items_that_help_running_away_count(catalogue: Catalogue) -> None:
+    """Line 166: "Some items or abilities make it easier" (Fake Tentacle: +1 to Run Away)."""
+    pad = {**HEADER, "tags": {**HEADER["tags"], "TENT": "munchkin-cthulhu/fake-tentacle"}}
+    lines = [tap("TENT", "seat-2"), tap("GO", "combat"), inp("help", player="Gene")]
+    running = doc(catalogue, *lines, inp("resolve"), header=pad)["running"]
+    assert running["needs"] == {"Margot": 5, "Gene": 4}
+    escaped = doc(
+        catalogue, *lines, inp("resolve"), inp("run-away", player="Gene", roll=4), header=pad
+    )
+    assert escaped["running"]["players"] == ["Margot"]

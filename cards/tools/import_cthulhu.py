@@ -57,6 +57,12 @@ def restriction(text: str | None) -> dict[str, list[str]]:
     raise ValueError(f"unknown usage restriction {text!r}")
 
 
+def run_away(note: str | None) -> dict[str, int]:
+    """An item's printed Run Away bonus ("+1 to Run Away ...")."""
+    found = re.match(r"([+-]\d+) to Run Away", note or "")
+    return {"run_away": int(found.group(1))} if found else {}
+
+
 def convert(entry: dict[str, Any]) -> dict[str, Any]:
     card: dict[str, Any] = {
         "id": f"munchkin-cthulhu/{slug(entry['name'])}",
@@ -87,6 +93,7 @@ def convert(entry: dict[str, Any]) -> dict[str, Any]:
             "slot": entry["slot"],
             "gold": entry["gold_value"],
             **restriction(entry.get("usage_restriction")),
+            **run_away(entry.get("bonus_note")),
         }
     elif kind == "one-shot item":
         card |= {"bonus": entry["bonus"], "gold": entry["gold_value"]}

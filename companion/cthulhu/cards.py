@@ -66,6 +66,7 @@ class MCCard:
     only_for: tuple[str, ...] = ()
     not_for: tuple[str, ...] = ()
     class_name: str | None = None
+    run_away: int = 0  #: an item's printed bonus to Run Away rolls
 
 
 @dataclass(frozen=True)
@@ -148,6 +149,7 @@ def _card(raw: Any, where: str) -> MCCard:
         only_for=tuple(raw.get("only_for", [])),
         not_for=tuple(raw.get("not_for", [])),
         class_name=raw.get("class_name"),
+        run_away=_field(raw, "run_away", int, where, optional=True) or 0,
     )
 
 

@@ -103,7 +103,7 @@ def _running(table: MCTable, cards: CthulhuCatalogue) -> dict[str, Any] | None:
     return {
         "players": list(escape.players),
         "needs": {
-            name: rules.ESCAPE_ROLL - rules.run_away_bonus(escape, name, cards)
+            name: rules.ESCAPE_ROLL - rules.run_away_bonus(table, escape, name, cards)
             for name in escape.players
         },
     }

@@ -71,6 +71,7 @@ class Escape:
 
     players: tuple[str, ...]
     monsters: tuple[Foe, ...]
+    fighter: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -279,7 +280,10 @@ def resolve(table: MCTable, catalogue: CthulhuCatalogue) -> MCTable:
         fled = (combat.fighter,) + ((combat.helper,) if combat.helper else ())
         outcome = Outcome(False, combat.fighter, combat.helper, 0, 0)
         return replace(
-            table, combat=None, last_combat=outcome, escape=Escape(fled, combat.monsters)
+            table,
+            combat=None,
+            last_combat=outcome,
+            escape=Escape(fled, combat.monsters, combat.fighter),
         )
     levels = sum(catalogue[f.card].levels_gained or 1 for f in combat.monsters)
     treasures = sum(_treasures(foe, catalogue) for foe in combat.monsters)
@@ -294,12 +298,13 @@ def _treasures(foe: Foe, catalogue: CthulhuCatalogue) -> int:
     return max(1, changed) if base else changed  # a beaten monster never yields fewer than 1
 
 
-def run_away_bonus(escape: Escape, name: str, catalogue: CthulhuCatalogue) -> int:
-    """Printed Run Away modifiers of the monsters (they apply to the fighter)."""
-    first = escape.players[0] if escape.players else None
-    if name != first:
-        return 0
-    return sum(m.run_away for f in escape.monsters for m in catalogue[f.card].modifiers)
+def run_away_bonus(table: MCTable, escape: Escape, name: str, catalogue: CthulhuCatalogue) -> int:
+    """The player's items that help (or hinder) running away, and the monsters' printed Run
+    Away modifiers (those apply to the fighter)."""
+    items = sum(catalogue[h.card].run_away for h in table.player(name).items)
+    if name != escape.fighter:
+        return items
+    return items + sum(m.run_away for f in escape.monsters for m in catalogue[f.card].modifiers)
 
 
 def run_away(table: MCTable, name: str, roll: int, catalogue: CthulhuCatalogue) -> bool:
@@ -309,7 +314,7 @@ def run_away(table: MCTable, name: str, roll: int, catalogue: CthulhuCatalogue) 
         raise RulesError(f"{name} is not running away from a fight")
     if not 1 <= roll <= 6:
         raise RulesError("a die roll is 1 to 6")
-    return roll + run_away_bonus(escape, name, catalogue) >= ESCAPE_ROLL
+    return roll + run_away_bonus(table, escape, name, catalogue) >= ESCAPE_ROLL
 
 
 def rolled(table: MCTable, name: str) -> MCTable:
