@@ -30,7 +30,6 @@ Zones are ``base-N`` or ``discard``; readers are spec strings for
 from __future__ import annotations
 
 import re
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -38,6 +37,7 @@ from pathlib import Path
 from companion.errors import CompanionError
 from companion.pinmap import PinMap, PinMapError, build_pin_map, is_zone_name
 from companion.readers import DRIVERS
+from companion.tomlfile import read_toml
 
 __all__ = ["ConfigError", "TableConfig", "ZoneConfig", "check_reader_spec", "load_table_config"]
 
@@ -195,19 +195,7 @@ def load_table_config(path: str | Path) -> TableConfig:
         reader spec or pin.
     """
     where = str(path)
-    try:
-        with open(path, "rb") as file:
-            document = tomllib.load(file)
-    except OSError as exc:
-        raise ConfigError(f"{where}: cannot read the table config: {exc.strerror}") from exc
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{where}: not valid TOML: {exc}") from exc
-    unknown = sorted(set(document) - set(_SECTIONS))
-    if unknown:
-        raise ConfigError(
-            f"{where}: unknown section [{unknown[0]}]; a table config has "
-            + ", ".join(f"[{name}]" for name in _SECTIONS)
-        )
+    document = read_toml(path, "table config", _SECTIONS, ConfigError)
     name, db, bind, port = _table_values(_section(document, "table", where), where)
     zones_table = _section(document, "zones", where)
     if not zones_table:

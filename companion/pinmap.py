@@ -19,12 +19,12 @@ GPIO0/1 are the HAT ID EEPROM bus), and no pin may be used twice.
 from __future__ import annotations
 
 import re
-import tomllib
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 from companion.errors import CompanionError
+from companion.tomlfile import read_toml
 
 __all__ = [
     "BUTTONS",
@@ -208,18 +208,7 @@ def load_pin_map(path: str | Path = DEFAULT_PIN_MAP) -> PinMap:
     :raises PinMapError: a missing or malformed file, an unknown section or key, a bad pin.
     """
     source = str(path)
-    try:
-        with open(path, "rb") as file:
-            document = tomllib.load(file)
-    except OSError as exc:
-        raise PinMapError(f"{source}: cannot read the pin map: {exc.strerror}") from exc
-    except tomllib.TOMLDecodeError as exc:
-        raise PinMapError(f"{source}: not valid TOML: {exc}") from exc
-    unknown = sorted(set(document) - {"leds", "buzzer", "buttons"})
-    if unknown:
-        raise PinMapError(
-            f"{source}: unknown section {unknown[0]!r}; a pin map has [leds], [buzzer], [buttons]"
-        )
+    document = read_toml(path, "pin map", ("leds", "buzzer", "buttons"), PinMapError)
     buzzer = _table(document, "buzzer", source)
     extra = sorted(set(buzzer) - {"pin"})
     if extra:

@@ -102,7 +102,7 @@ def test_errors_are_companion_value_errors() -> None:
         ("[leds]\nbase-0 = 17\n", "leds.base-0: unknown zone"),
         ("[buttons]\nreset = 23\n", "buttons.reset: unknown button 'reset'"),
         ("[buzzer]\npin = 18\nvolume = 3\n", "buzzer.volume: unknown key"),
-        ("[lights]\nbase-1 = 17\n", "unknown section 'lights'"),
+        ("[lights]\nbase-1 = 17\n", "unknown section [lights]; a pin map has [leds]"),
         ("leds = 17\n", "leds must be a table"),
         ("[leds\n", "not valid TOML"),
     ],
