@@ -15,6 +15,7 @@ from companion.errors import CompanionError
 from companion.feedback import open_feedback
 from companion.service import Change, TableService
 from companion.session import LiveGame
+from companion.simulate import make_header
 from companion.store import EventStore
 from companion.tracker import Rejected
 
@@ -92,10 +93,11 @@ def open_table(config: TableConfig, db: str | None, *, simulate: bool) -> TableS
     record = store.latest_open_game()
     if record is not None:
         live = LiveGame.resume(store, record.id, catalogue)
-    elif simulate:
-        live = LiveGame.start(
-            store, game_header(DEMO_PLAYERS, list(config.zone_names), store, catalogue), catalogue
-        )
+    elif simulate:  # the demo players, and a simulated tag on every card they play with
+        header = game_header(DEMO_PLAYERS, list(config.zone_names), store, catalogue)
+        made = make_header(list(DEMO_PLAYERS), DEMO_PLAYERS, catalogue, len(config.zone_names))
+        header["tags"] = {**made["tags"], **header["tags"]}
+        live = LiveGame.start(store, header, catalogue)
     else:
         store.close()
         raise CompanionError(

@@ -96,6 +96,10 @@ def test_serve_simulate_runs_the_table_and_its_dashboard(tmp_path: Path) -> None
         with urllib.request.urlopen(f"http://127.0.0.1:{port.group(1)}/api/state", timeout=5) as r:
             state = json.load(r)
         assert state["simulated"] is True and state["state"]["players"][0]["name"] == "Ann"
+        address = f"http://127.0.0.1:{port.group(1)}/api/sim/cards"
+        with urllib.request.urlopen(address, timeout=5) as r:
+            cards = json.load(r)["cards"]
+        assert len(cards) > 100  # every card of the demo factions has a simulated tag
         assert (tmp_path / "t.db.token").stat().st_mode & 0o077 == 0
     finally:
         process.send_signal(signal.SIGTERM)
