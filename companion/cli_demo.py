@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import sys
 import time
+from typing import Any
 
 import click
 
-from companion.cards import load_catalogue
+from companion.cards import Catalogue, load_catalogue
 from companion.config import TableConfig
 from companion.errors import CompanionError
 from companion.service import TableService
@@ -26,7 +27,14 @@ from companion.store import EventStore
 @click.option("--db", default="demo.db", show_default=True, help="SQLite file for demo games.")
 @click.option("--zones", default=3, show_default=True, help="Base zones on the virtual table.")
 @click.option("--still", is_flag=True, help="No self-playing game: tap the cards yourself.")
-def demo(port: int, lan: bool, db: str, zones: int, still: bool) -> None:
+@click.option(
+    "--game",
+    type=click.Choice(["smashup", "munchkin-cthulhu"]),
+    default="smashup",
+    show_default=True,
+    help="Munchkin Cthulhu has seats, a combat pad and a discard pad; you tap its cards yourself.",
+)
+def demo(port: int, lan: bool, db: str, zones: int, still: bool, game: str) -> None:
     """Start the dashboard on a simulated table with a demo game (Ctrl-C stops it)."""
     from companion.cli_table import token_path
     from web.demo import DemoPlayer, demo_header
@@ -41,10 +49,15 @@ def demo(port: int, lan: bool, db: str, zones: int, still: bool) -> None:
     except CompanionError as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(1)
-    live = LiveGame.start(store, demo_header(catalogue, zones), catalogue)
-    config = TableConfig.simulated(zones)
-    service = TableService(live, config.readers, clock=time.monotonic)
-    player = None if still else DemoPlayer(service)
+    if game == "munchkin-cthulhu":
+        header = cthulhu_header(catalogue, store)
+        readers = {zone: "sim:" for zone in header["zones"]}
+    else:
+        header = demo_header(catalogue, zones)
+        readers = TableConfig.simulated(zones).readers
+    live = LiveGame.start(store, header, catalogue)
+    service = TableService(live, readers, clock=time.monotonic)
+    player = None if still or game != "smashup" else DemoPlayer(service)
     host = "0.0.0.0" if lan else "127.0.0.1"
     token = load_or_create_token(token_path(db))
     service.start()
@@ -59,9 +72,7 @@ def demo(port: int, lan: bool, db: str, zones: int, still: bool) -> None:
         sys.exit(1)
     shown = lan_address(host) if lan else "127.0.0.1"
     address = f"http://{shown}:{dashboard.port}/"
-    click.echo(
-        f"demo game {live.game_id} on a simulated table (zones {', '.join(config.zone_names)})"
-    )
+    click.echo(f"demo game {live.game_id} on a simulated table (zones {', '.join(readers)})")
     click.echo(f"open {address} (this address carries the control token: {address}?token={token})")
     _print_qr(f"{address}?token={token}")
     click.echo("Ctrl-C stops it; the game is kept in " + db)
@@ -70,6 +81,16 @@ def demo(port: int, lan: bool, db: str, zones: int, still: bool) -> None:
     finally:
         service.stop()
         store.close()
+
+
+def cthulhu_header(catalogue: Catalogue, store: EventStore) -> dict[str, Any]:
+    """Three players at seats 1-3, with a simulated tag on every Munchkin Cthulhu card."""
+    from web import setup_cthulhu
+
+    names = ["Ann", "Ben", "Cat"]
+    colours = dict(zip(names, ("#d62728", "#1f77b4", "#2ca02c"), strict=True))
+    sex = {"Ann": "female", "Ben": "male", "Cat": "female"}
+    return setup_cthulhu.header(names, colours, sex, [], store, catalogue, simulated=True)
 
 
 def _print_qr(text: str) -> None:

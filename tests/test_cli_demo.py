@@ -53,3 +53,39 @@ def test_demo_serves_a_self_playing_simulated_table_and_stops_on_sigterm(tmp_pat
             process.wait()
         assert process.stdout is not None
         process.stdout.close()
+
+
+def test_a_munchkin_cthulhu_demo_table(tmp_path: Path) -> None:
+    companion = Path(sys.executable).parent / "companion"
+    process = subprocess.Popen(
+        [str(companion), "demo", "--game", "munchkin-cthulhu", "--port", "0"]
+        + ["--db", str(tmp_path / "mc.db")],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        assert process.stdout is not None
+        address = None
+        for line in process.stdout:
+            found = re.search(r"open (http://127\.0\.0\.1:\d+/) ", line)
+            if found:
+                address = found.group(1)
+                break
+        assert address is not None, "the demo printed no address"
+        with urllib.request.urlopen(address + "api/state", timeout=10) as answer:
+            state = json.load(answer)
+        assert state["state"]["game"] == "munchkin-cthulhu" and state["demo"] is False
+        assert state["zones"] == ["seat-1", "seat-2", "seat-3", "combat", "discard"]
+        with urllib.request.urlopen(address + "api/sim/cards", timeout=10) as answer:
+            assert (
+                len(json.load(answer)["cards"]) == 167 + 1
+            )  # every copy (Cowl's count unknown: 1)
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(15) == 0
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+        assert process.stdout is not None
+        process.stdout.close()
