@@ -183,3 +183,24 @@ def test_a_phone_sees_every_control_at_least_48px(browser: Any, live_table: Live
         screenshot(phone, "phone-table")
     finally:
         context.close()
+
+
+def test_a_press_is_not_lost_when_the_table_changes_under_the_finger(
+    page: Any, live_table: LiveTable
+) -> None:
+    for card in ("munchkin/treasure-bath", "munchkin/hippogriff", "core/king-rex"):
+        live_table.tap(card, "base-1")
+    live_table.tap("munchkin/sword-lord", "base-1")
+    live_table.tap("core/hoverbot", "base-1")
+    open_table(page, live_table)
+    button = page.locator("section.prompt.ready button", has_text="Score Treasure Bath")
+    box = button.bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    before = page.evaluate("Number(document.body.dataset.version)")
+    live_table.service.submit({"input": "madness", "player": "Ben", "delta": 1})  # another tablet
+    page.wait_for_timeout(300)  # the new state has arrived meanwhile
+    page.mouse.up()
+    expect(page.locator("section.prompt.scoring")).to_contain_text("Treasure Bath is scoring")
+    assert page.evaluate("Number(document.body.dataset.version)") > before + 1
+    assert live_table.live.game.state.table.scoring == "base-1"

@@ -37,7 +37,25 @@ function show(next) {
   if (next.version < seen.version && payload && payload.game_id === next.game_id) return;
   seen.version = next.version;
   payload = next;
-  render();
+  if (pressing) waiting = true;  // redrawn once the finger lifts, so the press is not lost
+  else render();
+}
+
+// A state arriving while a finger is on a button must not replace that button under it:
+// the redraw waits until the press has become a click.
+let pressing = false;
+let waiting = false;
+document.addEventListener("pointerdown", () => (pressing = true), true);
+for (const kind of ["pointerup", "pointercancel"]) {
+  document.addEventListener(kind, () => {
+    pressing = false;
+    setTimeout(() => {
+      if (waiting && !pressing) {
+        waiting = false;
+        render();
+      }
+    }, 0);
+  }, true);
 }
 
 function render() {
