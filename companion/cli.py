@@ -11,6 +11,7 @@ import click
 
 from companion.cards import Card, load_catalogue
 from companion.catalogue_view import card_details, card_table
+from companion.cli_install import install
 from companion.document import render_text, state_document
 from companion.errors import CompanionError, TapeError
 from companion.examples import example_tape
@@ -32,6 +33,7 @@ def _register_commands() -> None:
 
     main.add_command(demo)
     main.add_command(enrol)
+    main.add_command(install)
     main.add_command(new_game)
     main.add_command(serve)
     main.add_command(token)
