@@ -41,14 +41,20 @@ def from_wheel(path: Path, distribution: str = DISTRIBUTION) -> PackageSource:
 
 def from_distribution(dist: metadata.Distribution) -> PackageSource:
     """The installed distribution ``dist`` (normally the one running this command): from the
-    local wheel or folder it was installed from (PEP 610's ``direct_url.json``), else
-    ``name==version`` from the package index."""
+    local wheel or folder it was installed from (PEP 610's ``direct_url.json``), or the source
+    tree its metadata sits in, else ``name==version`` from the package index."""
     name, version = dist.metadata["Name"], dist.version
-    local = _local_source(dist.read_text("direct_url.json"))
+    local = _installed_from(dist.read_text("direct_url.json")) or _source_tree(dist)
     return PackageSource(name, version, local or f"{name}=={version}")
 
 
-def _local_source(direct_url: str | None) -> str | None:
+def _source_tree(dist: metadata.Distribution) -> str | None:
+    # metadata beside a pyproject.toml: run from a checkout (python -m companion, the tests)
+    base = Path(str(dist.locate_file("")))
+    return str(base) if (base / "pyproject.toml").is_file() else None
+
+
+def _installed_from(direct_url: str | None) -> str | None:
     if not direct_url:
         return None
     try:
