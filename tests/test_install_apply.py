@@ -128,12 +128,12 @@ def test_a_first_install_runs_each_command_once(system: FakeSystem) -> None:
 def test_a_second_run_changes_nothing_and_runs_nothing(system: FakeSystem) -> None:
     steps = plan_install(system.wheel("0.1.0"), python="python3")
     Installer(system.root, run=system).apply(steps)
-    files = {p: (p.stat().st_mtime_ns, _content(p)) for p in system.root.rglob("*")}
+    files = {p: (p.lstat().st_mtime_ns, _content(p)) for p in system.root.rglob("*")}
     system.calls.clear()
     again = Installer(system.root, run=system).apply(steps)
     assert _changes(again) == []
     assert system.calls == [("systemctl", "is-enabled", "companion.service")]
-    assert {p: (p.stat().st_mtime_ns, _content(p)) for p in system.root.rglob("*")} == files
+    assert {p: (p.lstat().st_mtime_ns, _content(p)) for p in system.root.rglob("*")} == files
     warnings = [str(o) for o in again if o.status == "warning"]
     assert warnings == [
         "warning   group plugdev: not on this system: "
@@ -206,6 +206,24 @@ def test_an_edited_config_is_kept_and_wrong_modes_are_mended(system: FakeSystem)
         "ran systemctl restart companion.service",
     ]
     assert [o.status for o in outcomes if o.subject == str(TABLE_CONFIG)] == ["kept"]
+
+
+def test_the_command_link_is_made_once_and_a_foreign_file_left_alone(system: FakeSystem) -> None:
+    steps = plan_install(system.wheel("0.1.0"))
+    link = system.root / "usr/local/bin/companion"
+    first = Installer(system.root, run=system).apply(steps)
+    assert "created   /usr/local/bin/companion: -> /opt/companion/venv/bin/companion" in map(
+        str, first
+    )
+    assert os.readlink(link) == "/opt/companion/venv/bin/companion"
+    link.unlink()
+    link.write_text("#!/bin/sh\n")
+    again = Installer(system.root, run=system).apply(steps)
+    assert (
+        "warning   /usr/local/bin/companion: a file that is not ours is there; left alone"
+        in map(str, again)
+    )
+    assert link.read_text() == "#!/bin/sh\n"
 
 
 def test_a_failing_command_stops_with_what_it_said(system: FakeSystem) -> None:

@@ -19,6 +19,7 @@ from companion.install.steps import (
     EnsureDirectory,
     EnsureEnabled,
     EnsureFile,
+    EnsureLink,
     EnsureUser,
     EnsureVenv,
     RunAfterChange,
@@ -96,6 +97,10 @@ def test_user_venv_and_the_commands_after_changes() -> None:
     venv = PLAN[2]
     assert isinstance(venv, EnsureVenv)
     assert (venv.path, venv.python, venv.package) == (VENV_DIR, "/usr/bin/python3", PACKAGE)
+    assert PLAN[3] == EnsureLink(
+        PurePosixPath("/usr/local/bin/companion"),
+        PurePosixPath("/opt/companion/venv/bin/companion"),
+    )
     unit = _step(EnsureFile, str(UNIT_FILE))
     rules = _step(EnsureFile, str(UDEV_RULES))
     config = _step(EnsureFile, str(TABLE_CONFIG))

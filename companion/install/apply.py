@@ -20,6 +20,7 @@ from companion.install.steps import (
     EnsureDirectory,
     EnsureEnabled,
     EnsureFile,
+    EnsureLink,
     EnsureUser,
     EnsureVenv,
     InstallError,
@@ -95,6 +96,8 @@ class Installer:
                 return self._directory(step)
             case EnsureFile():
                 return self._file(step)
+            case EnsureLink():
+                return self._link(step)
             case EnsureVenv():
                 return self._venv(step)
             case EnsureEnabled():
@@ -166,6 +169,19 @@ class Installer:
         os.replace(staged, path)  # never a half-written unit or rule after a power cut
         detail = "; ".join(filter(None, [_shape(step), step.note]))
         return [Outcome("created" if current is None else "updated", str(step.path), detail)]
+
+    def _link(self, step: EnsureLink) -> list[Outcome]:
+        path, subject = self.host(step.path), str(step.path)
+        if path.is_symlink() and os.readlink(path) == str(step.target):
+            return [Outcome("unchanged", subject, f"-> {step.target}")]
+        if path.exists() and not path.is_symlink():
+            return [Outcome("warning", subject, "a file that is not ours is there; left alone")]
+        existed = path.is_symlink()
+        if existed:
+            path.unlink()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.symlink_to(step.target)
+        return [Outcome("updated" if existed else "created", subject, f"-> {step.target}")]
 
     def _settle(self, path: Path, mode: int, user: str, group: str) -> list[str]:
         """Set mode and owner where they differ; what was fixed, in words."""

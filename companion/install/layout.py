@@ -27,6 +27,8 @@ SYSTEM_PYTHON = "/usr/bin/python3"
 
 APP_DIR = PurePosixPath("/opt/companion")
 VENV_DIR = APP_DIR / "venv"
+#: on root's PATH (sudo's secure_path), so later runs are `sudo companion install`
+COMMAND_LINK = PurePosixPath("/usr/local/bin/companion")
 STATE_DIR = PurePosixPath("/var/lib/companion")
 CONFIG_DIR = PurePosixPath("/etc/companion")
 TABLE_CONFIG = CONFIG_DIR / "table.toml"

@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 from companion.install.layout import (
     APP_DIR,
+    COMMAND_LINK,
     CONFIG_DIR,
     DEVICE_GROUPS,
     MODPROBE_BLACKLIST,
@@ -25,6 +26,7 @@ from companion.install.steps import (
     EnsureDirectory,
     EnsureEnabled,
     EnsureFile,
+    EnsureLink,
     EnsureUser,
     EnsureVenv,
     PackageSource,
@@ -41,7 +43,8 @@ def plan_install(
     read: Callable[[str], str] = packaged_text,
     python: str = SYSTEM_PYTHON,
 ) -> tuple[Step, ...]:
-    """The steps, in order: the service user, the code, the state and config folders, the
+    """The steps, in order: the service user, the code (and a ``companion`` command on root's
+    PATH), the state and config folders, the
     device rules, the unit; then reloads where those changed, enabling, and a restart when
     anything the running service uses changed."""
     owner = SERVICE_USER
@@ -74,6 +77,7 @@ def plan_install(
         user,
         EnsureDirectory(APP_DIR, 0o755, "root", "root"),
         venv,
+        EnsureLink(COMMAND_LINK, VENV_DIR / "bin" / "companion"),
         EnsureDirectory(STATE_DIR, 0o700, owner, owner),
         EnsureDirectory(CONFIG_DIR, 0o750, "root", owner),
         config,

@@ -17,6 +17,7 @@ __all__ = [
     "EnsureDirectory",
     "EnsureEnabled",
     "EnsureFile",
+    "EnsureLink",
     "EnsureUser",
     "EnsureVenv",
     "InstallError",
@@ -78,6 +79,15 @@ class EnsureFile:
 
 
 @dataclass(frozen=True, slots=True)
+class EnsureLink:
+    """A symbolic link at ``path`` pointing at ``target`` (a path of the installed system). A
+    file that is not a link is left alone and reported."""
+
+    path: PurePosixPath
+    target: PurePosixPath
+
+
+@dataclass(frozen=True, slots=True)
 class EnsureVenv:
     """A venv made by ``python`` with ``--system-site-packages`` (apt's python3-lgpio), holding
     ``package`` at its version."""
@@ -103,7 +113,15 @@ class RunAfterChange:
     after: tuple[Step, ...]
 
 
-Step = EnsureUser | EnsureDirectory | EnsureFile | EnsureVenv | EnsureEnabled | RunAfterChange
+Step = (
+    EnsureUser
+    | EnsureDirectory
+    | EnsureFile
+    | EnsureLink
+    | EnsureVenv
+    | EnsureEnabled
+    | RunAfterChange
+)
 
 Status = Literal["created", "updated", "ran", "unchanged", "kept", "skipped", "warning"]
 CHANGES: frozenset[Status] = frozenset({"created", "updated", "ran"})
