@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.cards import Catalogue
+from companion.catalogue.cards import Catalogue
 from companion.tracker import Game
 from tests import tapes
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from companion.cards import Card, Catalogue, load_catalogue
-from companion.effects import HookEffect
+from companion.catalogue.cards import Card, Catalogue, load_catalogue
+from companion.catalogue.effects import HookEffect
 from companion.rules.hooks import registered
 
 #: keywords the reference data gives cards whose abilities touch what the engine computes

@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from companion.readers import ReaderContext, ReaderError, TagRead, open_reader
-from companion.readers.serial_board import (
+from companion.hardware.readers import ReaderContext, ReaderError, TagRead, open_reader
+from companion.hardware.readers.serial_board import (
     BoardChannel,
     BoardError,
     ChannelStatus,

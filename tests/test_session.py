@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from companion.cards import Catalogue
+from companion.catalogue.cards import Catalogue
 from companion.errors import StoreError
-from companion.session import LiveGame
-from companion.store import EventStore
+from companion.storage.session import LiveGame
+from companion.storage.store import EventStore
 from companion.tracker import Rejected
 from tests.tapes import HEADER, inp, tap
 

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 from flask.testing import FlaskClient
 
-from companion.service import TableService
+from companion.table.service import TableService
+from companion.web import create_app, load_or_create_token
+from companion.web.demo import DemoPlayer
 from tests.conftest import AUTH, TOKEN
-from web import create_app, load_or_create_token
-from web.demo import DemoPlayer
 
 PLAYERS = [
     {"name": "Ann", "colour": "#E53935", "factions": ["munchkin/orcs", "core/ninjas"]},

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion.catalogue.cthulhu import CthulhuCatalogue
 from companion.cthulhu import rules
-from companion.cthulhu.cards import CthulhuCatalogue
 from companion.cthulhu.rules import Combat, MCTable
 from companion.cthulhu.tracker import MCState
 

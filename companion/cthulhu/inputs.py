@@ -6,12 +6,12 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from companion.cards import Catalogue
+from companion.catalogue.cards import Catalogue
 from companion.cthulhu import rules
 from companion.cthulhu.rules import RulesError
 from companion.cthulhu.tracker import MCOutcome, MCState, _changed, _event, _rules, _signed, step
-from companion.prompts import DISMISS
-from companion.tape import TagBinding
+from companion.tape.lines import TagBinding
+from companion.tape.prompts import DISMISS
 from companion.tracker.state import Rejected
 
 

@@ -12,12 +12,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from companion.cards import Catalogue
+from companion.catalogue.cards import Catalogue
+from companion.catalogue.cthulhu import CthulhuCatalogue, MCCard
 from companion.cthulhu import rules
-from companion.cthulhu.cards import CthulhuCatalogue, MCCard
 from companion.cthulhu.rules import Held, MCTable, Player, RulesError
-from companion.prompts import DISMISS, Option, Prompt, PromptKind
-from companion.tape import Header
+from companion.tape.lines import Header
+from companion.tape.prompts import DISMISS, Option, Prompt, PromptKind
 from companion.tracker.state import Rejected
 
 

@@ -11,9 +11,9 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from companion.cards import Catalogue
+    from companion.catalogue.cards import Catalogue
     from companion.rules.sources import Source
-    from companion.table import Table
+    from companion.rules.table import Table
 
 HookFn = Callable[["Table", "Catalogue", "Source", Any], None]
 HOOKS: dict[str, HookFn] = {}

@@ -6,8 +6,8 @@ from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from companion.cards import Catalogue
-from companion.effects import (
+from companion.catalogue.cards import Catalogue
+from companion.catalogue.effects import (
     BreakpointEffect,
     HookEffect,
     NoCountEffect,
@@ -16,7 +16,7 @@ from companion.effects import (
 )
 from companion.rules import hooks
 from companion.rules.sources import Source, active, in_scope, multiplier, sources
-from companion.table import Table
+from companion.rules.table import Table
 
 
 @dataclass

@@ -17,14 +17,14 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from companion.cards import Card, Catalogue
+from companion.catalogue.cards import Card, Catalogue
+from companion.catalogue.table_effects import BuryEffect
 from companion.errors import CompanionError
-from companion.prompts import Option
 from companion.rules import burying as rules
 from companion.rules.game import add_madness, where_is
-from companion.table import MADNESS, Buried
-from companion.table_effects import BuryEffect
-from companion.tape import TagBinding
+from companion.rules.table import MADNESS, Buried
+from companion.tape.lines import TagBinding
+from companion.tape.prompts import Option
 from companion.tracker.common import (
     ask,
     binding,

@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from companion.cards import Card, Catalogue
-from companion.prompts import DISMISS, Option, Prompt, PromptKind
-from companion.tape import TagBinding
+from companion.catalogue.cards import Card, Catalogue
+from companion.tape.lines import TagBinding
+from companion.tape.prompts import DISMISS, Option, Prompt, PromptKind
 from companion.tracker.state import Outcome, Rejected, TrackerState
 
 

@@ -17,15 +17,15 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from companion.cards import Card, Catalogue
+from companion.catalogue.cards import Card, Catalogue
+from companion.catalogue.table_effects import DuelEffect
 from companion.errors import CompanionError
-from companion.prompts import Option
 from companion.rules import duels as rules
 from companion.rules.game import add_temporary
 from companion.rules.power import evaluate
-from companion.table import Temporary
-from companion.table_effects import DuelEffect
-from companion.tape import TagBinding
+from companion.rules.table import Temporary
+from companion.tape.lines import TagBinding
+from companion.tape.prompts import Option
 from companion.tracker import counters
 from companion.tracker.common import (
     ask,

@@ -6,9 +6,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from companion.cards import Catalogue
+from companion.catalogue.cards import Catalogue
 from companion.errors import TapeError
-from companion.tape import Header, TapeLine
+from companion.tape.lines import Header, TapeLine
 from companion.tracker.common import event
 from companion.tracker.state import Outcome, Rejected, TrackerState, new_state
 from companion.tracker.step import step

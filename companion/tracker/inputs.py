@@ -6,12 +6,12 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from companion.cards import Catalogue
+from companion.catalogue.cards import Catalogue
 from companion.errors import CompanionError
-from companion.prompts import DISMISS, Option
 from companion.rules import game as rules
-from companion.table import Table, Temporary
-from companion.tape import TagBinding
+from companion.rules.table import Table, Temporary
+from companion.tape.lines import TagBinding
+from companion.tape.prompts import DISMISS, Option
 from companion.tracker import abilities, burying, counters, duels
 from companion.tracker.common import (
     ask,

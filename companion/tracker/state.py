@@ -7,11 +7,11 @@ from functools import cached_property
 from typing import Any, Literal
 
 from companion.errors import CompanionError
-from companion.prompts import Prompt
 from companion.rules.duels import Duel
 from companion.rules.scoring import ScoringResult
-from companion.table import Table
-from companion.tape import Header
+from companion.rules.table import Table
+from companion.tape.lines import Header
+from companion.tape.prompts import Prompt
 
 
 class Rejected(CompanionError, ValueError):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.cards import Catalogue
+from companion.catalogue.cards import Catalogue
 from companion.tracker.inputs import HANDLERS
 from companion.tracker.state import Outcome, Rejected, TrackerState
 from companion.tracker.taps import tap

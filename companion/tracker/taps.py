@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from companion.cards import Card, Catalogue
-from companion.prompts import DISMISS, Option
+from companion.catalogue.cards import Card, Catalogue
 from companion.rules import game as rules
-from companion.table import Temporary
-from companion.tape import TagBinding
+from companion.rules.table import Temporary
+from companion.tape.lines import TagBinding
+from companion.tape.prompts import DISMISS, Option
 from companion.tracker import abilities, burying, counters, duels
 from companion.tracker.common import ask, binding, event, merge, name_of, note, owner_candidates
 from companion.tracker.state import (

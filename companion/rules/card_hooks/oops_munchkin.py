@@ -9,11 +9,11 @@
 
 from __future__ import annotations
 
-from companion.cards import Catalogue
+from companion.catalogue.cards import Catalogue
 from companion.rules.hooks import hook
 from companion.rules.power import Modifiers, cancel_abilities
 from companion.rules.sources import Source
-from companion.table import Minion, Table
+from companion.rules.table import Minion, Table
 
 CURSE_OF_IMPRISONMENT = "munchkin/curse-of-imprisonment"
 

@@ -1,0 +1,55 @@
+"""The tablet dashboard: a Flask app over one running table (``companion.service``).
+
+:func:`create_app` builds it with its services injected; :class:`web.server.Dashboard`
+serves it. The JSON API is the contract in ``web/README.md``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from flask import Flask
+
+from companion.table.service import TableService
+from companion.web.auth import HEADER as TOKEN_HEADER
+from companion.web.table import EXTENSION, Table
+from companion.web.tokens import load_or_create_token
+
+if TYPE_CHECKING:
+    from companion.web.demo import DemoPlayer
+
+__all__ = ["TOKEN_HEADER", "Table", "create_app", "load_or_create_token"]
+
+DEFAULTS: dict[str, Any] = {
+    "SSE_PING_SECONDS": 15.0,
+    "JSON_SORT_KEYS": False,
+    "MAX_CONTENT_LENGTH": 1 << 20,
+}
+
+
+def create_app(
+    config: Mapping[str, Any] | None = None,
+    *,
+    service: TableService,
+    token: str,
+    simulated: bool = False,
+    demo: DemoPlayer | None = None,
+) -> Flask:
+    """The dashboard for ``service``; POSTs need ``token`` in ``X-Companion-Token``."""
+    if not token:
+        raise ValueError("the dashboard needs a control token (see load_or_create_token)")
+    app = Flask(__name__)
+    app.config.update(DEFAULTS)
+    if config is not None:
+        app.config.update(config)
+    app.json.sort_keys = False  # type: ignore[attr-defined]
+    app.extensions[EXTENSION] = Table(service, token=token, simulated=simulated, demo=demo)
+
+    from companion.web import api, auth, enrol, errors, history, live, readers, setup, sim
+
+    errors.init_app(app)
+    auth.init_app(app)
+    for module in (live, api, setup, history, enrol, readers, sim):
+        app.register_blueprint(module.bp)
+    return app
