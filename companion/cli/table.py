@@ -10,39 +10,14 @@ from typing import Any
 import click
 
 from companion.catalogue.cards import Catalogue, load_catalogue
-from companion.errors import CompanionError
+from companion.errors import CompanionError, Rejected
 from companion.hardware.config import TableConfig, load_table_config
 from companion.hardware.feedback import open_feedback
 from companion.simulation.plausible import make_header
 from companion.storage.session import LiveGame
 from companion.storage.store import EventStore
+from companion.table.games import DEMO_PLAYERS, game_header
 from companion.table.service import Change, TableService
-from companion.tracker import Rejected
-
-DEMO_PLAYERS = {
-    "Ann": ["munchkin/orcs", "munchkin/elves"],
-    "Ben": ["munchkin/thieves", "munchkin/mages"],
-    "Cat": ["munchkin/warriors", "munchkin/halflings"],
-}
-
-
-def game_header(
-    players: dict[str, list[str]], zones: list[str], store: EventStore, catalogue: Catalogue
-) -> dict[str, Any]:
-    """A new game's header: its tags are the bindings enrolled so far."""
-    tags = {
-        uid: {"card": b.card, "owner": b.owner} if b.owner in players else b.card
-        for uid, b in store.bindings().items()
-        if b.card in catalogue
-    }
-    return {
-        "tape": 1,
-        "game": "smashup",
-        "players": list(players),
-        "factions": players,
-        "zones": zones,
-        "tags": tags,
-    }
 
 
 def parse_players(entries: tuple[str, ...], catalogue: Catalogue) -> dict[str, list[str]]:

@@ -10,9 +10,10 @@ from collections.abc import Iterator
 from typing import Any
 
 from companion.catalogue.cards import Catalogue
+from companion.errors import Rejected
 from companion.rules.power import evaluate
 from companion.tape.lines import parse_header
-from companion.tracker import Game, Rejected
+from companion.tracker.game import Game
 
 FACTION_POOL = (
     "core/aliens",

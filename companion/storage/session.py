@@ -10,10 +10,11 @@ from __future__ import annotations
 from typing import Any
 
 from companion.catalogue.cards import Catalogue
-from companion.errors import StoreError, TapeError
+from companion.errors import Rejected, StoreError, TapeError
 from companion.storage.store import EventStore
 from companion.tape.lines import Header, parse_header
-from companion.tracker import Game, Outcome, Rejected
+from companion.tracker.game import Game
+from companion.tracker.state import Outcome
 
 
 class LiveGame:

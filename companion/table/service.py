@@ -14,13 +14,15 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from companion.errors import Rejected
 from companion.hardware.feedback import NullFeedback, TableFeedback
-from companion.hardware.readers import HealthSnapshot, Reader, ReaderContext, TagRead, open_reader
+from companion.hardware.readers.base import HealthSnapshot, Reader, TagRead
+from companion.hardware.readers.registry import ReaderContext, open_reader
 from companion.hardware.readers.taps import Crosstalk, Ignored, Tap, TapFilter
 from companion.storage.session import LiveGame
 from companion.table.enrol import BulkEnrolment, EnrolError, deck_order
-from companion.tracker import Outcome, Rejected
 from companion.tracker.document import state_document
+from companion.tracker.state import Outcome
 
 Clock = Callable[[], float]
 

@@ -22,6 +22,7 @@ from companion.rules.power import evaluate
 from companion.rules.sources import Source, active, in_scope, matches
 from companion.rules.table import Minion
 from companion.tape.prompts import Option
+from companion.tracker.burying import bury_effects, grant
 from companion.tracker.common import ask, event, merge, need, note
 from companion.tracker.state import Outcome, Rejected, TrackerState
 
@@ -301,8 +302,6 @@ def talent_input(state: TrackerState, line: dict[str, Any], catalogue: Catalogue
         used = merge(used, Outcome(used.state, (note(f"{card.name} already used its Talent"),)))
     trigger = Trigger(card, tag, minion.controller, base.zone)
     outcome = merge(used, fire(used.state, trigger, "talent", catalogue))
-    from companion.tracker.burying import bury_effects, grant
-
     for effect in bury_effects(card):
         if effect.on == "talent" and minion.controller is not None:
             outcome = merge(

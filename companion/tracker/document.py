@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from companion.catalogue.cards import Catalogue
+from companion.cthulhu.document import render_text as cthulhu_text
+from companion.cthulhu.document import state_document as cthulhu_document
 from companion.rules.burying import buried_by
 from companion.rules.game import buried_madness, final_vp
 from companion.rules.power import TableView, evaluate
@@ -16,8 +18,6 @@ def state_document(state: Any, catalogue: Catalogue) -> dict[str, Any]:
     """Everything the contract names, plus ``version``, ``winners``, ``prompts`` and detail
     fields (extra keys are allowed; named ones never change)."""
     if not isinstance(state, TrackerState):
-        from companion.cthulhu.document import state_document as cthulhu_document
-
         return cthulhu_document(state, catalogue.cthulhu)
     table = state.table
     view = evaluate(table, catalogue)
@@ -154,8 +154,6 @@ def _preview(result: ScoringResult) -> dict[str, Any]:
 def render_text(document: dict[str, Any], catalogue: Catalogue) -> str:
     """A readable table of a state document, for a terminal."""
     if document.get("game") == "munchkin-cthulhu":
-        from companion.cthulhu.document import render_text as cthulhu_text
-
         return cthulhu_text(document, catalogue.cthulhu)
 
     def name(card_id: str) -> str:

@@ -7,6 +7,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from companion.catalogue.cards import Catalogue
+from companion.cthulhu import tracker as cthulhu
 from companion.errors import TapeError
 from companion.tape.lines import Header, TapeLine
 from companion.tracker.common import event
@@ -31,8 +32,6 @@ class Game:
         self.catalogue = catalogue
         self.cthulhu = header.game == "munchkin-cthulhu"
         if self.cthulhu:
-            from companion.cthulhu import tracker as cthulhu
-
             self.state: Any = cthulhu.new_state(header)
             self._step: Any = cthulhu.step
         else:

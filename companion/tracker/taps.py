@@ -105,7 +105,7 @@ def _tap(
         text = f"There is no base at {zone}: tap a base card there first."
         return ask(state, "no-base", text, [], tag=uid, zone=zone)
     if any(b.tag == uid for b in base.buried):
-        return burying.uncover(state, uid, catalogue)
+        return burying.uncover(state, uid, catalogue, play)
     buried_now = burying.bury_next_tap(state, uid, zone, card, bound, catalogue)
     if buried_now is not None:
         return buried_now
@@ -122,7 +122,7 @@ def _tap(
         )
         remove = Option("It left play", {"input": "remove", "tag": uid})
         return ask(state, "already-here", text, [remove], tag=uid, zone=zone)
-    dueling = duels.tap(state, uid, zone, card, bound, catalogue)
+    dueling = duels.tap(state, uid, zone, card, bound, catalogue, play)
     if dueling is not None:
         return dueling
     if card.is_monster:

@@ -11,10 +11,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.catalogue.cards import Catalogue
-from companion.errors import TapeError
+from companion.errors import Rejected, TapeError
 from companion.storage.store import GameRecord, LogEntry
 from companion.tape.lines import parse_header
-from companion.tracker import Game, Rejected, TrackerState
+from companion.tracker.game import Game
+from companion.tracker.state import TrackerState
 from companion.web.table import colours_of
 
 

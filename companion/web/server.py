@@ -6,15 +6,14 @@ import logging
 import signal
 import socket
 import threading
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from werkzeug.serving import make_server
 
+from companion.table.demo import DemoPlayer
 from companion.table.service import TableService
+from companion.web.app import create_app
 from companion.web.table import EXTENSION, Table
-
-if TYPE_CHECKING:
-    from companion.web.demo import DemoPlayer
 
 log = logging.getLogger(__name__)
 SERVICE_TYPE = "_http._tcp.local."
@@ -35,8 +34,6 @@ class Dashboard:
         simulated: bool,
         demo: DemoPlayer | None = None,
     ) -> None:
-        from companion.web import create_app
-
         self.app = create_app(service=service, token=token, simulated=simulated, demo=demo)
         self.server = make_server(host, port, self.app, threaded=True)
         self.port = self.server.server_port

@@ -19,7 +19,7 @@ from companion.table.service import Change, TableService
 from companion.web.words import Words, recent
 
 if TYPE_CHECKING:
-    from companion.web.demo import DemoPlayer
+    from companion.table.demo import DemoPlayer
 
 #: seat colours for games whose header names none
 PALETTE = ("#d62728", "#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b")

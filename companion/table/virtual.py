@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.hardware.readers import MockReader
+from companion.hardware.readers.mock import MockReader
 from companion.table.service import TableService
 
 
