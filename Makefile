@@ -19,8 +19,8 @@ demo: $(STAMP)
 	$(BIN)/companion demo
 
 lint: $(STAMP)
-	$(BIN)/ruff check companion web tests cards/tools bench firmware .ci/check-aarch64-deps
-	$(BIN)/ruff format --check companion web tests cards/tools bench firmware .ci/check-aarch64-deps
+	$(BIN)/ruff check companion tests cards/tools bench firmware .ci/check-aarch64-deps
+	$(BIN)/ruff format --check companion tests cards/tools bench firmware .ci/check-aarch64-deps
 	$(BIN)/mypy
 	$(BIN)/mypy .ci/check-aarch64-deps
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
-from companion.cli import main
+from companion.cli.main import main
 from companion.install.layout import UNIT_FILE, VENV_DIR
 from tests.installing import systemd_analyze
 
@@ -26,7 +26,7 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Result]:
 
 
 def test_refuses_without_root_and_says_how(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("companion.cli_install.os.geteuid", lambda: 1000)
+    monkeypatch.setattr("companion.cli.install.os.geteuid", lambda: 1000)
     result = _install()
     assert result.exit_code == 1
     assert result.stderr == (

@@ -10,15 +10,15 @@ import pytest
 from gpiozero import LED, GPIOPinInUse
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
-from companion.config import TableConfig, load_table_config
-from companion.feedback import (
+from companion.hardware.config import TableConfig, load_table_config
+from companion.hardware.feedback import (
     Feedback,
     FeedbackError,
     NullFeedback,
     led_states,
     open_feedback,
 )
-from companion.pinmap import PinMap, build_pin_map
+from companion.hardware.pinmap import PinMap, build_pin_map
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "hardware" / "table.example.toml"
 PINS = build_pin_map(
@@ -160,7 +160,7 @@ def test_button_without_callback_or_failing_callback(
         raise RuntimeError("boom")
 
     feedback.on_undo = broken
-    with caplog.at_level(logging.ERROR, logger="companion.feedback"):
+    with caplog.at_level(logging.ERROR, logger="companion.hardware.feedback"):
         factory.pin(24).drive_low()
         wait_for(lambda: "undo button callback failed" in caplog.text)
     factory.pin(24).drive_high()

@@ -11,10 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from companion.install import Installer, InstallError, Outcome, PackageSource, from_wheel
+from companion.install.apply import Installer
 from companion.install.layout import TABLE_CONFIG, UDEV_RULES, UNIT_FILE, VENV_DIR
+from companion.install.package import from_wheel
 from companion.install.plan import plan_install
-from companion.install.steps import EnsureVenv
+from companion.install.steps import EnsureVenv, InstallError, Outcome, PackageSource
 from tests.installing import make_wheel
 
 AS_ROOT = os.geteuid() == 0

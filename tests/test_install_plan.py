@@ -9,10 +9,9 @@ from pathlib import Path, PurePosixPath
 
 import pytest
 
-from companion.install import InstallError, PackageSource, from_distribution, from_wheel
 from companion.install.accounts import Accounts, missing_groups, user_commands
 from companion.install.layout import DEVICE_GROUPS, TABLE_CONFIG, UDEV_RULES, UNIT_FILE, VENV_DIR
-from companion.install.package import installed_version
+from companion.install.package import from_distribution, from_wheel, installed_version
 from companion.install.plan import plan_install
 from companion.install.sources import LAN_BIND, lan_table_config, packaged_text
 from companion.install.steps import (
@@ -22,6 +21,8 @@ from companion.install.steps import (
     EnsureLink,
     EnsureUser,
     EnsureVenv,
+    InstallError,
+    PackageSource,
     RunAfterChange,
 )
 from tests.installing import REPO
@@ -246,6 +247,6 @@ def test_installed_version_reads_dist_info_names() -> None:
 
 
 def test_a_missing_shipped_file_is_a_clear_error() -> None:
-    with pytest.raises(InstallError, match="hardware/nope.conf is not in this installation"):
+    with pytest.raises(InstallError, match="nope.conf is missing from this installation"):
         packaged_text("nope.conf")
     assert set(DEVICE_GROUPS) == {"gpio", "dialout", "plugdev"}

@@ -8,8 +8,7 @@ from pathlib import PurePosixPath
 
 import click
 
-from companion.cli_table import serve
-from companion.install import PackageSource, plan_install
+from companion.cli.table import serve
 from companion.install.layout import (
     SERVICE_USER,
     STATE_DIR,
@@ -17,7 +16,8 @@ from companion.install.layout import (
     UNIT_FILE,
     VENV_DIR,
 )
-from companion.install.steps import EnsureDirectory, EnsureFile, EnsureVenv
+from companion.install.plan import plan_install
+from companion.install.steps import EnsureDirectory, EnsureFile, EnsureVenv, PackageSource
 from tests.installing import REPO, UNIT, exposure, systemd_analyze, unit_settings
 
 SETTINGS = unit_settings(UNIT.read_text(encoding="utf-8"))
@@ -38,7 +38,7 @@ def test_security_exposure_is_4_or_better() -> None:
 def test_execstart_runs_the_installed_companion_serve() -> None:
     argv = shlex.split(_only("Service.ExecStart"))
     scripts = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["scripts"]
-    command = next(name for name, target in scripts.items() if target == "companion.cli:main")
+    command = next(name for name, target in scripts.items() if target == "companion.cli.main:main")
     venv = next(step for step in PLAN if isinstance(step, EnsureVenv))
     assert venv.path == VENV_DIR
     assert argv[:2] == [str(VENV_DIR / "bin" / command), "serve"]

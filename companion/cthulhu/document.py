@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion.catalogue.cthulhu import CthulhuCatalogue
 from companion.cthulhu import rules
-from companion.cthulhu.cards import CthulhuCatalogue
 from companion.cthulhu.rules import Combat, MCTable
-from companion.cthulhu.tracker import MCState
+from companion.cthulhu.state import MCState
 
 
 def state_document(state: MCState, cards: CthulhuCatalogue) -> dict[str, Any]:

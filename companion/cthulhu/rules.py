@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Final
 
-from companion.cthulhu.cards import CthulhuCatalogue, MCCard
+from companion.catalogue.cthulhu import CthulhuCatalogue, MCCard
 from companion.errors import CompanionError
 
 MAX_LEVEL: Final = 10
@@ -216,7 +216,7 @@ def foe_strength(table: MCTable, combat: Combat, foe: Foe, catalogue: CthulhuCat
 
 
 def _applies(modifier: object, player: Player, catalogue: CthulhuCatalogue) -> bool:
-    from companion.cthulhu.cards import Modifier
+    from companion.catalogue.cthulhu import Modifier
 
     assert isinstance(modifier, Modifier)
     if modifier.vs_sex is not None:

@@ -61,18 +61,18 @@ def plan_install(
     )
     rules = EnsureFile(
         UDEV_RULES,
-        read("udev/99-companion-nfc.rules"),
+        read("99-companion-nfc.rules"),
         0o644,
         keep_edited=True,
         note="name each reader by its USB port there (see the comments in it)",
     )
     blacklist = EnsureFile(
         MODPROBE_BLACKLIST,
-        read("udev/companion-nfc-blacklist.conf"),
+        read("companion-nfc-blacklist.conf"),
         0o644,
         note="takes effect at the next boot (only native USB PN533 readers need it)",
     )
-    unit = EnsureFile(UNIT_FILE, read("systemd/companion.service"), 0o644)
+    unit = EnsureFile(UNIT_FILE, read("companion.service"), 0o644)
     return (
         user,
         EnsureDirectory(APP_DIR, 0o755, "root", "root"),

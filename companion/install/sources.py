@@ -4,16 +4,15 @@ from __future__ import annotations
 
 import re
 import tomllib
-from pathlib import Path
+from importlib import resources
 
 from companion.install.steps import InstallError
 
 __all__ = ["LAN_BIND", "lan_table_config", "packaged_text"]
 
-# The one place that knows where the hardware files come from. Today: the source tree's
-# hardware/ folder beside the package (so the installer runs from a checkout or an editable
-# install); once they ship as package data, this becomes importlib.resources.files(...).
-_HARDWARE = Path(__file__).resolve().parents[2] / "hardware"
+# The one place that knows where the shipped files come from: the package data of
+# companion.hardware (in a checkout, links to the repository's hardware/ folder).
+_DATA = resources.files("companion.hardware").joinpath("data")
 
 #: the address the installed table listens on: every interface, so tablets on the LAN reach it
 LAN_BIND = "0.0.0.0"
@@ -21,14 +20,14 @@ _BIND_LINE = re.compile(r'^(bind\s*=\s*)"[^"]*"', re.MULTILINE)
 
 
 def packaged_text(name: str) -> str:
-    """The text of a shipped hardware file, by its path under ``hardware/``
-    (``"systemd/companion.service"``). :raises InstallError: it is not in this installation."""
+    """The text of a file shipped in the package's hardware data (``"companion.service"``).
+    :raises InstallError: it is not in this installation."""
     try:
-        return (_HARDWARE / name).read_text(encoding="utf-8")
+        return _DATA.joinpath(name).read_text(encoding="utf-8")
     except OSError as exc:
         raise InstallError(
-            f"hardware/{name} is not in this installation ({exc.strerror}); "
-            "run the installer from a source checkout of the companion"
+            f"{name} is missing from this installation's hardware data ({exc.strerror}); "
+            "reinstall the companion's wheel"
         ) from exc
 
 

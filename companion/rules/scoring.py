@@ -7,11 +7,11 @@ from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Any
 
-from companion.cards import Catalogue
-from companion.effects import ScoreEffect, TreasureEffect, VpEffect
+from companion.catalogue.cards import Catalogue
+from companion.catalogue.effects import ScoreEffect, TreasureEffect, VpEffect
 from companion.rules.power import BaseView, TableView, evaluate
 from companion.rules.sources import Source, active, base_sources, multiplier
-from companion.table import Table
+from companion.rules.table import Table
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,13 +2,38 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
-from typing import Any
+from typing import Any, Protocol
 
-from companion.cards import Card, Catalogue
-from companion.prompts import DISMISS, Option, Prompt, PromptKind
-from companion.tape import TagBinding
+from companion.catalogue.cards import Card, Catalogue
+from companion.tape.lines import TagBinding
+from companion.tape.prompts import DISMISS, Option, Prompt, PromptKind
 from companion.tracker.state import Outcome, Rejected, TrackerState
+
+
+class Play(Protocol):
+    """Playing a card at a base (:func:`companion.tracker.taps.play`), handed down to the
+    handlers that play cards themselves (uncovered cards, dueling actions), so that those
+    modules need not import the tap rules that import them."""
+
+    def __call__(
+        self,
+        state: TrackerState,
+        uid: str,
+        zone: str,
+        card: Card,
+        bound: TagBinding,
+        catalogue: Catalogue,
+        *,
+        extra: bool,
+        controller: str | None = None,
+        uncovering: bool = False,
+    ) -> Outcome: ...
+
+
+Discard = Callable[[TrackerState, str, Card, Catalogue], Outcome]
+"""A card leaving play to the discard pile (:func:`companion.tracker.taps.discard`)."""
 
 
 def event(name: str, **fields: Any) -> dict[str, Any]:

@@ -12,16 +12,17 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from companion.cards import Card, Catalogue
-from companion.effect_terms import Filter, Scope
+from companion.catalogue.cards import Card, Catalogue
+from companion.catalogue.effect_terms import Filter, Scope
+from companion.catalogue.table_effects import CountersEffect, MoveCountersEffect
 from companion.errors import CompanionError
-from companion.prompts import Option
 from companion.rules import game as rules
 from companion.rules.counters import move_counters
 from companion.rules.power import evaluate
 from companion.rules.sources import Source, active, in_scope, matches
-from companion.table import Minion
-from companion.table_effects import CountersEffect, MoveCountersEffect
+from companion.rules.table import Minion
+from companion.tape.prompts import Option
+from companion.tracker.burying import bury_effects, grant
 from companion.tracker.common import ask, event, merge, need, note
 from companion.tracker.state import Outcome, Rejected, TrackerState
 
@@ -301,8 +302,6 @@ def talent_input(state: TrackerState, line: dict[str, Any], catalogue: Catalogue
         used = merge(used, Outcome(used.state, (note(f"{card.name} already used its Talent"),)))
     trigger = Trigger(card, tag, minion.controller, base.zone)
     outcome = merge(used, fire(used.state, trigger, "talent", catalogue))
-    from companion.tracker.burying import bury_effects, grant
-
     for effect in bury_effects(card):
         if effect.on == "talent" and minion.controller is not None:
             outcome = merge(

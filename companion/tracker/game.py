@@ -6,9 +6,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from companion.cards import Catalogue
+from companion.catalogue.cards import Catalogue
+from companion.cthulhu import tracker as cthulhu
 from companion.errors import TapeError
-from companion.tape import Header, TapeLine
+from companion.tape.lines import Header, TapeLine
 from companion.tracker.common import event
 from companion.tracker.state import Outcome, Rejected, TrackerState, new_state
 from companion.tracker.step import step
@@ -31,8 +32,6 @@ class Game:
         self.catalogue = catalogue
         self.cthulhu = header.game == "munchkin-cthulhu"
         if self.cthulhu:
-            from companion.cthulhu import tracker as cthulhu
-
             self.state: Any = cthulhu.new_state(header)
             self._step: Any = cthulhu.step
         else:

@@ -6,12 +6,12 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from companion.cards import Catalogue
+from companion.catalogue.cards import Catalogue
 from companion.errors import CompanionError
-from companion.prompts import DISMISS, Option
 from companion.rules import game as rules
-from companion.table import Table, Temporary
-from companion.tape import TagBinding
+from companion.rules.table import Table, Temporary
+from companion.tape.lines import TagBinding
+from companion.tape.prompts import DISMISS, Option
 from companion.tracker import abilities, burying, counters, duels
 from companion.tracker.common import (
     ask,
@@ -25,7 +25,7 @@ from companion.tracker.common import (
     owner_candidates,
 )
 from companion.tracker.state import Deal, Outcome, Rejected, TrackerState
-from companion.tracker.taps import discard, tap
+from companion.tracker.taps import discard, play, tap
 
 Handler = Callable[[TrackerState, dict[str, Any], Catalogue], Outcome]
 
@@ -177,29 +177,6 @@ def madness(state: TrackerState, line: dict[str, Any], catalogue: Catalogue) -> 
     return _changed(replace(state, table=table), event("madness", player=player, delta=delta))
 
 
-def answer(state: TrackerState, line: dict[str, Any], catalogue: Catalogue) -> Outcome:
-    wanted = need(line, "prompt", int, "the prompt's id")
-    choice = need(line, "option", int, "the option's index")
-    prompt = next((p for p in state.prompts if p.id == wanted), None)
-    if prompt is None:
-        raise Rejected(f"prompt {wanted} is not open (it was answered or undone)")
-    if not 0 <= choice < len(prompt.options):
-        raise Rejected(f"prompt {wanted} has options 0 to {len(prompt.options) - 1}")
-    chosen = prompt.options[choice].line
-    cleared = replace(state, prompts=tuple(p for p in state.prompts if p.id != wanted))
-    if chosen != DISMISS and (prompt.left is None or prompt.left > 1):
-        again = replace(prompt, left=None if prompt.left is None else prompt.left - 1)
-        cleared = replace(
-            state, prompts=tuple(again if p.id == wanted else p for p in state.prompts)
-        )
-    answered = Outcome(cleared, (event("answered", prompt=wanted, option=choice),))
-    if chosen == DISMISS:
-        return answered
-    from companion.tracker.step import step
-
-    return merge(answered, step(cleared, dict(chosen), catalogue))
-
-
 def dismiss(state: TrackerState, line: dict[str, Any], catalogue: Catalogue) -> Outcome:
     return Outcome(state)
 
@@ -322,6 +299,18 @@ def crosstalk(state: TrackerState, line: dict[str, Any], catalogue: Catalogue) -
     return ask(state, "crosstalk", text, options, tag=tag, zone=second)
 
 
+def uncover(state: TrackerState, line: dict[str, Any], catalogue: Catalogue) -> Outcome:
+    return burying.uncover_input(state, line, catalogue, play)
+
+
+def dueling_card(state: TrackerState, line: dict[str, Any], catalogue: Catalogue) -> Outcome:
+    return duels.card_input(state, line, catalogue, play)
+
+
+def resolve_duel(state: TrackerState, line: dict[str, Any], catalogue: Catalogue) -> Outcome:
+    return duels.resolve_input(state, line, catalogue, discard)
+
+
 HANDLERS: dict[str, Handler] = {
     "score": score,
     "award": award,
@@ -331,13 +320,12 @@ HANDLERS: dict[str, Handler] = {
     "move-counters": counters.move_input,
     "talent": counters.talent_input,
     "duel": duels.open_input,
-    "dueling-card": duels.card_input,
-    "resolve-duel": duels.resolve_input,
+    "dueling-card": dueling_card,
+    "resolve-duel": resolve_duel,
     "control": control,
     "madness": madness,
     "bury": burying.bury_input,
-    "uncover": burying.uncover_input,
-    "answer": answer,
+    "uncover": uncover,
     "dismiss": dismiss,
     "owner": owner,
     "bind": bind,

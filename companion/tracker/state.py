@@ -6,16 +6,12 @@ from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Any, Literal
 
-from companion.errors import CompanionError
-from companion.prompts import Prompt
+from companion.errors import Rejected as Rejected  # raised by every handler
 from companion.rules.duels import Duel
 from companion.rules.scoring import ScoringResult
-from companion.table import Table
-from companion.tape import Header
-
-
-class Rejected(CompanionError, ValueError):
-    """An input the tracker cannot accept (it changes nothing); the message says what to do."""
+from companion.rules.table import Table
+from companion.tape.lines import Header
+from companion.tape.prompts import Prompt
 
 
 @dataclass(frozen=True)

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from companion.cards import Card, Catalogue
-from companion.prompts import DISMISS, Option
+from companion.catalogue.cards import Card, Catalogue
 from companion.rules import game as rules
-from companion.table import Temporary
-from companion.tape import TagBinding
+from companion.rules.table import Temporary
+from companion.tape.lines import TagBinding
+from companion.tape.prompts import DISMISS, Option
 from companion.tracker import abilities, burying, counters, duels
 from companion.tracker.common import ask, binding, event, merge, name_of, note, owner_candidates
 from companion.tracker.state import (
@@ -105,7 +105,7 @@ def _tap(
         text = f"There is no base at {zone}: tap a base card there first."
         return ask(state, "no-base", text, [], tag=uid, zone=zone)
     if any(b.tag == uid for b in base.buried):
-        return burying.uncover(state, uid, catalogue)
+        return burying.uncover(state, uid, catalogue, play)
     buried_now = burying.bury_next_tap(state, uid, zone, card, bound, catalogue)
     if buried_now is not None:
         return buried_now
@@ -122,7 +122,7 @@ def _tap(
         )
         remove = Option("It left play", {"input": "remove", "tag": uid})
         return ask(state, "already-here", text, [remove], tag=uid, zone=zone)
-    dueling = duels.tap(state, uid, zone, card, bound, catalogue)
+    dueling = duels.tap(state, uid, zone, card, bound, catalogue, play)
     if dueling is not None:
         return dueling
     if card.is_monster:
