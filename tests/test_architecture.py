@@ -21,7 +21,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
     # layer: the layers it may import (besides itself and `companion.errors`)
     "catalogue": (),
     "tape": ("catalogue",),
-    "rules": ("catalogue",),
+    "rules": ("catalogue", "tape"),
     "cthulhu": ("catalogue", "tape"),
     "tracker": ("catalogue", "tape", "rules", "cthulhu"),
     "simulation": ("catalogue", "tape", "rules", "tracker"),

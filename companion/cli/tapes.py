@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import random
 from pathlib import Path
-from typing import Any
 
 import click
 
@@ -16,6 +15,7 @@ from companion.errors import CompanionError, Rejected, TapeError
 from companion.simulation.plausible import make_header, plausible_lines
 from companion.storage.session import LiveGame
 from companion.storage.store import EventStore
+from companion.tape.documents import Document
 from companion.tape.examples import example_tape
 from companion.tape.lines import dump_line, parse_header, read_lines
 from companion.tracker.document import render_text, state_document
@@ -40,7 +40,7 @@ def replay(tape: Path, as_json: bool) -> None:
         click.echo(render_text(document, catalogue))
 
 
-def _replay(lines: list[str], catalogue: Catalogue) -> dict[str, Any]:
+def _replay(lines: list[str], catalogue: Catalogue) -> Document:
     numbered = iter(read_lines(lines))
     first = next(numbered, None)
     if first is None:

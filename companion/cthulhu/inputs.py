@@ -4,18 +4,18 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
-from typing import Any
 
 from companion.catalogue.cards import Catalogue
 from companion.cthulhu import rules
 from companion.cthulhu.rules import RulesError
 from companion.cthulhu.state import MCOutcome, MCState, changed, checked, event, signed
 from companion.errors import Rejected
+from companion.tape.documents import Line, as_event
 from companion.tape.lines import TagBinding
 from companion.tape.prompts import DISMISS
 
 
-def _player(state: MCState, line: dict[str, Any]) -> str:
+def _player(state: MCState, line: Line) -> str:
     name = line.get("player")
     if name not in state.header.players:
         raise Rejected(
@@ -24,20 +24,20 @@ def _player(state: MCState, line: dict[str, Any]) -> str:
     return str(name)
 
 
-def _int(line: dict[str, Any], key: str, what: str) -> int:
+def _int(line: Line, key: str, what: str) -> int:
     value = line.get(key)
     if not isinstance(value, int) or isinstance(value, bool):
         raise Rejected(f'"{line.get("input")}" needs "{key}": {what}')
     return value
 
 
-def help_input(state: MCState, line: dict[str, Any], catalogue: Catalogue) -> MCOutcome:
+def help_input(state: MCState, line: Line, catalogue: Catalogue) -> MCOutcome:
     name = _player(state, line)
     table = checked(lambda: rules.help_fight(state.table, name))
     return changed(state, table, event("help", f"{name} helps", player=name))
 
 
-def resolve_input(state: MCState, line: dict[str, Any], catalogue: Catalogue) -> MCOutcome:
+def resolve_input(state: MCState, line: Line, catalogue: Catalogue) -> MCOutcome:
     cards = catalogue.cthulhu
     table = checked(lambda: rules.resolve(state.table, cards))
     result = table.last_combat
@@ -56,7 +56,7 @@ def resolve_input(state: MCState, line: dict[str, Any], catalogue: Catalogue) ->
     )
 
 
-def run_away_input(state: MCState, line: dict[str, Any], catalogue: Catalogue) -> MCOutcome:
+def run_away_input(state: MCState, line: Line, catalogue: Catalogue) -> MCOutcome:
     cards = catalogue.cthulhu
     name = _player(state, line)
     roll = _int(line, "roll", "the die roll, 1 to 6")
@@ -74,7 +74,7 @@ def run_away_input(state: MCState, line: dict[str, Any], catalogue: Catalogue) -
     )
 
 
-def level_input(state: MCState, line: dict[str, Any], catalogue: Catalogue) -> MCOutcome:
+def level_input(state: MCState, line: Line, catalogue: Catalogue) -> MCOutcome:
     name = _player(state, line)
     delta = _int(line, "delta", "a whole number of Levels (may be negative)")
     table = rules.change_level(state.table, name, delta)
@@ -83,7 +83,7 @@ def level_input(state: MCState, line: dict[str, Any], catalogue: Catalogue) -> M
     )
 
 
-def sell_input(state: MCState, line: dict[str, Any], catalogue: Catalogue) -> MCOutcome:
+def sell_input(state: MCState, line: Line, catalogue: Catalogue) -> MCOutcome:
     cards = catalogue.cthulhu
     name = _player(state, line)
     tags = line.get("tags")
@@ -104,7 +104,7 @@ def sell_input(state: MCState, line: dict[str, Any], catalogue: Catalogue) -> MC
     )
 
 
-def end_turn_input(state: MCState, line: dict[str, Any], catalogue: Catalogue) -> MCOutcome:
+def end_turn_input(state: MCState, line: Line, catalogue: Catalogue) -> MCOutcome:
     player = state.table.current_player
     table = checked(lambda: rules.end_turn(state.table))
     return changed(
@@ -119,9 +119,7 @@ def end_turn_input(state: MCState, line: dict[str, Any], catalogue: Catalogue) -
     )
 
 
-def choose(
-    state: MCState, line: dict[str, Any]
-) -> tuple[MCState, dict[str, Any] | None, MCOutcome]:
+def choose(state: MCState, line: Line) -> tuple[MCState, Line | None, MCOutcome]:
     """The prompt answered: the state without it, the chosen option's line to apply next
     (``None`` when it was dismissed), and the outcome of answering alone."""
     wanted, choice = line.get("prompt"), line.get("option")
@@ -133,27 +131,27 @@ def choose(
     cleared = replace(state, prompts=tuple(p for p in state.prompts if p.id != wanted))
     chosen = prompt.options[choice].line
     if chosen == DISMISS:
-        answered = ({"event": "answered", "prompt": wanted, "option": choice},)
+        answered = (as_event({"event": "answered", "prompt": wanted, "option": choice}),)
         return cleared, None, MCOutcome(cleared, answered)
-    return cleared, dict(chosen), MCOutcome(cleared)
+    return cleared, chosen.copy(), MCOutcome(cleared)
 
 
-def bind_input(state: MCState, line: dict[str, Any], catalogue: Catalogue) -> MCOutcome:
+def bind_input(state: MCState, line: Line, catalogue: Catalogue) -> MCOutcome:
     cards = catalogue.cthulhu
     tag, card = line.get("tag"), line.get("card")
     if not isinstance(tag, str) or card not in cards:
         raise Rejected('"bind" needs "tag" and "card" (a Munchkin Cthulhu card id)')
     header = state.header.with_binding(tag.upper(), TagBinding(str(card)))
     return MCOutcome(
-        replace(state, header=header), ({"event": "bound", "tag": tag.upper(), "card": card},)
+        replace(state, header=header), ({"event": "bound", "tag": tag.upper(), "card": str(card)},)
     )
 
 
-def dismiss_input(state: MCState, line: dict[str, Any], catalogue: Catalogue) -> MCOutcome:
+def dismiss_input(state: MCState, line: Line, catalogue: Catalogue) -> MCOutcome:
     return MCOutcome(state)
 
 
-INPUTS: dict[str, Callable[[MCState, dict[str, Any], Catalogue], MCOutcome]] = {
+INPUTS: dict[str, Callable[[MCState, Line, Catalogue], MCOutcome]] = {
     "help": help_input,
     "resolve": resolve_input,
     "run-away": run_away_input,

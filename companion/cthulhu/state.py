@@ -10,6 +10,7 @@ from companion.catalogue.cthulhu import CthulhuCatalogue
 from companion.cthulhu import rules
 from companion.cthulhu.rules import MCTable, RulesError
 from companion.errors import Rejected
+from companion.tape.documents import Event, as_event
 from companion.tape.lines import Header
 from companion.tape.prompts import DISMISS, Option, Prompt, PromptKind
 
@@ -30,7 +31,7 @@ class MCState:
 @dataclass(frozen=True, slots=True)
 class MCOutcome:
     state: MCState
-    events: tuple[dict[str, Any], ...] = ()
+    events: tuple[Event, ...] = ()
     changed: bool = False
 
 
@@ -38,8 +39,8 @@ def new_state(header: Header) -> MCState:
     return MCState(header=header, table=rules.new_table(header.players, dict(header.sex)))
 
 
-def event(name: str, text: str, **fields: Any) -> dict[str, Any]:
-    return {"event": name, **fields, "text": text}
+def event(name: str, text: str, **fields: Any) -> Event:
+    return as_event({"event": name, **fields, "text": text})
 
 
 def ask(
@@ -49,7 +50,7 @@ def ask(
     options: list[Option] | None = None,
     **where: Any,
 ) -> MCOutcome:
-    chosen = [*(options or []), Option("Ignore", dict(DISMISS))]
+    chosen = [*(options or []), Option("Ignore", DISMISS.copy())]
     prompt = Prompt(
         state.next_prompt, kind, message, tuple(chosen), where.get("tag"), where.get("zone")
     )
@@ -59,7 +60,7 @@ def ask(
     )
 
 
-def changed(state: MCState, table: MCTable, *events: dict[str, Any]) -> MCOutcome:
+def changed(state: MCState, table: MCTable, *events: Event) -> MCOutcome:
     return MCOutcome(replace(state, table=table), events, True)
 
 

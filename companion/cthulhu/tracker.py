@@ -7,8 +7,6 @@ prompt, never a guess.
 
 from __future__ import annotations
 
-from typing import Any
-
 from companion.catalogue.cards import Catalogue
 from companion.cthulhu import rules
 from companion.cthulhu.inputs import INPUTS, choose
@@ -16,9 +14,10 @@ from companion.cthulhu.state import MCOutcome, MCState, after_checks
 from companion.cthulhu.state import new_state as new_state
 from companion.cthulhu.taps import tap
 from companion.errors import Rejected
+from companion.tape.documents import Line
 
 
-def step(state: MCState, line: dict[str, Any], catalogue: Catalogue) -> MCOutcome:
+def step(state: MCState, line: Line, catalogue: Catalogue) -> MCOutcome:
     cards = catalogue.cthulhu
     if "tap" in line:
         uid, zone = line.get("tap"), line.get("zone")
@@ -36,7 +35,7 @@ def step(state: MCState, line: dict[str, Any], catalogue: Catalogue) -> MCOutcom
     return after_checks(outcome, before, checked, cards)
 
 
-def answer(state: MCState, line: dict[str, Any], catalogue: Catalogue) -> MCOutcome:
+def answer(state: MCState, line: Line, catalogue: Catalogue) -> MCOutcome:
     """A prompt's option chosen: its line is applied like any other (one step deeper)."""
     cleared, chosen, answered = choose(state, line)
     if chosen is None:

@@ -12,6 +12,7 @@ from typing import Any
 from companion.catalogue.cards import Catalogue
 from companion.errors import Rejected
 from companion.rules.power import evaluate
+from companion.tape.documents import Line
 from companion.tape.lines import parse_header
 from companion.tracker.game import Game
 
@@ -87,7 +88,7 @@ def make_header(
 
 def random_lines(
     rng: random.Random, header: dict[str, Any], catalogue: Catalogue, count: int
-) -> Iterator[dict[str, Any]]:
+) -> Iterator[Line]:
     """``count`` event lines that the tracker accepts, each applied as it is made."""
     game = Game(parse_header(header, catalogue), catalogue)
     uids = sorted(header["tags"])
@@ -111,7 +112,7 @@ def _next_line(
     base_uids: list[str],
     zones: list[str],
     catalogue: Catalogue,
-) -> dict[str, Any]:
+) -> Line:
     state = game.state
     table = state.table
     if table.winners:
@@ -150,7 +151,7 @@ def _next_line(
     return _tap(rng, uids, zones)
 
 
-def _tap(rng: random.Random, uids: list[str], zones: list[str]) -> dict[str, Any]:
+def _tap(rng: random.Random, uids: list[str], zones: list[str]) -> Line:
     return {"tap": rng.choice(uids), "zone": rng.choice(zones)}
 
 
@@ -191,18 +192,20 @@ class _Table:
 
 def plausible_lines(
     rng: random.Random, header: dict[str, Any], catalogue: Catalogue, max_turns: int = 400
-) -> Iterator[dict[str, Any]]:
+) -> Iterator[Line]:
     """A whole game as people would play it: one minion and one action a turn, bases scored
     when they break, new bases and their monsters, treasures dealt, until someone wins."""
     game = Game(parse_header(header, catalogue), catalogue)
     deal = _Table(rng, header, catalogue)
     clock = 0.0
 
-    def emit(line: dict[str, Any]) -> dict[str, Any]:
+    def emit(line: Line) -> Line:
         nonlocal clock
         clock += rng.uniform(4.0, 30.0)
         game.apply(line)  # a plausible game never makes an unacceptable line
-        return {**line, "at": round(clock, 1)}
+        stamped = line.copy()
+        stamped["at"] = round(clock, 1)
+        return stamped
 
     zones = [z for z in header["zones"] if z.startswith("base-")]
     for zone in zones:
@@ -217,7 +220,7 @@ def plausible_lines(
         deal.draw(player, 2)
 
 
-def _new_base(deal: _Table, game: Game, zone: str, emit: Any) -> Iterator[dict[str, Any]]:
+def _new_base(deal: _Table, game: Game, zone: str, emit: Any) -> Iterator[Line]:
     uid = deal.take(deal.bases)
     if uid is None:
         return
@@ -230,7 +233,7 @@ def _new_base(deal: _Table, game: Game, zone: str, emit: Any) -> Iterator[dict[s
 
 def _play_turn(
     deal: _Table, game: Game, player: str, zones: list[str], emit: Any
-) -> Iterator[dict[str, Any]]:
+) -> Iterator[Line]:
     hand = deal.hands[player]
     catalogue = deal.catalogue
     tags = game.state.header.tags
@@ -274,7 +277,7 @@ def _play_turn(
                 hand.append(treasure)
 
 
-def _score_ready(deal: _Table, game: Game, emit: Any) -> Iterator[dict[str, Any]]:
+def _score_ready(deal: _Table, game: Game, emit: Any) -> Iterator[Line]:
     while True:
         view = evaluate(game.state.table, deal.catalogue)
         ready = [b for b in view.bases if b.ready]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from sqlite_utils import Database
@@ -46,7 +46,13 @@ class GameLog(Connected):
             self._next_seq[game_id] = 1
         return game_id
 
-    def append(self, game_id: int, line: Line, events: list[dict[str, Any]], changed: bool) -> int:
+    def append(
+        self,
+        game_id: int,
+        line: Mapping[str, Any],
+        events: Sequence[Mapping[str, Any]],
+        changed: bool,
+    ) -> int:
         """Append one line and its events, committed before returning; returns its seq."""
         return self.append_many(game_id, [(line, events, changed)])
 

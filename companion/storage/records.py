@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Any
@@ -14,7 +14,8 @@ from companion.errors import StoreError
 from companion.storage.schema import scalar
 
 Line = dict[str, Any]
-Entry = tuple[Line, list[dict[str, Any]], bool]
+Entry = tuple[Mapping[str, Any], Sequence[Mapping[str, Any]], bool]
+"""A tape line to append, the events derived from it, and whether it changed the game."""
 
 
 @dataclass(frozen=True)
@@ -76,7 +77,7 @@ def clean_uid(uid: str) -> str:
     return cleaned
 
 
-def line_at(line: Line) -> float | None:
+def line_at(line: Mapping[str, Any]) -> float | None:
     """The tape event's "at" (seconds since the game started), when it carries a number."""
     if not isinstance(line, dict):
         raise StoreError(f"a tape line must be a JSON object, not {type(line).__name__}")

@@ -7,7 +7,9 @@ applies (``{"input": "answer", "prompt": ID, "option": INDEX}`` picks one).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
+
+from companion.tape.documents import Line, OptionDocument, PromptDocument
 
 PromptKind = Literal[
     "unknown-tag",
@@ -35,9 +37,9 @@ PromptKind = Literal[
 @dataclass(frozen=True, slots=True)
 class Option:
     label: str
-    line: dict[str, Any]
+    line: Line
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> OptionDocument:
         return {"label": self.label, "line": self.line}
 
 
@@ -55,7 +57,7 @@ class Prompt:
     #: placed); ``None``: any number, until someone picks Ignore
     left: int | None = 1
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> PromptDocument:
         return {
             "id": self.id,
             "kind": self.kind,
@@ -67,4 +69,4 @@ class Prompt:
         }
 
 
-DISMISS: dict[str, Any] = {"input": "dismiss"}
+DISMISS: Line = {"input": "dismiss"}

@@ -15,7 +15,6 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
 
 from companion.catalogue.cards import Card, Catalogue
 from companion.catalogue.table_effects import DuelEffect
@@ -24,6 +23,7 @@ from companion.rules import duels as rules
 from companion.rules.game import add_temporary
 from companion.rules.power import evaluate
 from companion.rules.table import Temporary
+from companion.tape.documents import Line
 from companion.tape.lines import TagBinding
 from companion.tape.prompts import Option
 from companion.tracker import counters
@@ -54,7 +54,7 @@ def boost_index(card: Card) -> int | None:
     return effect.boost if effect is not None else None
 
 
-def open_input(state: TrackerState, line: dict[str, Any], catalogue: Catalogue) -> Outcome:
+def open_input(state: TrackerState, line: Line, catalogue: Catalogue) -> Outcome:
     challenger = str(need(line, "challenger", str, "the challenging minion's tag")).upper()
     challenged = str(need(line, "challenged", str, "the challenged minion's tag")).upper()
     card = line.get("card")
@@ -97,9 +97,7 @@ def _pinkertons(state: TrackerState, catalogue: Catalogue) -> Outcome:
     return outcome
 
 
-def card_input(
-    state: TrackerState, line: dict[str, Any], catalogue: Catalogue, play: Play
-) -> Outcome:
+def card_input(state: TrackerState, line: Line, catalogue: Catalogue, play: Play) -> Outcome:
     tag = str(need(line, "tag", str, "the dueling card's tag")).upper()
     side = line.get("side")
     if side not in SIDES:
@@ -174,7 +172,7 @@ def place(
 
 
 def resolve_input(
-    state: TrackerState, line: dict[str, Any], catalogue: Catalogue, discard: Discard
+    state: TrackerState, line: Line, catalogue: Catalogue, discard: Discard
 ) -> Outcome:
 
     duel = state.duel

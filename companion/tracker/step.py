@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
 
 from companion.catalogue.cards import Catalogue
+from companion.tape.documents import Line
 from companion.tape.prompts import DISMISS
 from companion.tracker.common import event, merge, need
 from companion.tracker.inputs import HANDLERS
@@ -13,7 +13,7 @@ from companion.tracker.state import Outcome, Rejected, TrackerState
 from companion.tracker.taps import tap
 
 
-def step(state: TrackerState, line: dict[str, Any], catalogue: Catalogue) -> Outcome:
+def step(state: TrackerState, line: Line, catalogue: Catalogue) -> Outcome:
     """Apply one event line (``undo`` is handled by :class:`~companion.tracker.Game`).
 
     :raises Rejected: for a line the tracker cannot accept; the state is unchanged.
@@ -35,7 +35,7 @@ def step(state: TrackerState, line: dict[str, Any], catalogue: Catalogue) -> Out
     return handler(state, line, catalogue)
 
 
-def answer(state: TrackerState, line: dict[str, Any], catalogue: Catalogue) -> Outcome:
+def answer(state: TrackerState, line: Line, catalogue: Catalogue) -> Outcome:
     """A prompt's option chosen: its line is applied like any other (one step deeper)."""
     wanted = need(line, "prompt", int, "the prompt's id")
     choice = need(line, "option", int, "the option's index")
@@ -54,4 +54,4 @@ def answer(state: TrackerState, line: dict[str, Any], catalogue: Catalogue) -> O
     answered = Outcome(cleared, (event("answered", prompt=wanted, option=choice),))
     if chosen == DISMISS:
         return answered
-    return merge(answered, step(cleared, dict(chosen), catalogue))
+    return merge(answered, step(cleared, chosen.copy(), catalogue))

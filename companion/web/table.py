@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, cast
 
 from flask import current_app
@@ -87,7 +87,7 @@ class Table:
             self._payload = (game_id, version, data)
         return version, data
 
-    def recent(self, document: dict[str, Any]) -> list[dict[str, Any]]:
+    def recent(self, document: Mapping[str, Any]) -> list[dict[str, Any]]:
         """The last events in words, newest first (from the stored log)."""
         live = self.service.live
         tags = {uid: b.card for uid, b in live.game.state.header.tags.items()}

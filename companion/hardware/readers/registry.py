@@ -11,7 +11,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from companion.hardware.readers.base import Clock, Reader, ReaderError, Sink
 from companion.hardware.readers.mock import MockReader
@@ -26,17 +25,17 @@ class ReaderContext:
 
     def __init__(self, clock: Clock) -> None:
         self.clock = clock
-        self._simulator: Any = None
-        self._boards: dict[str, Any] = {}
+        self._simulator: Simulator | None = None
+        self._boards: dict[str, SerialBoard] = {}
 
     @property
-    def simulator(self) -> Any:
+    def simulator(self) -> Simulator:
         """The simulated NFC table, started on first use."""
         if self._simulator is None:
             self._simulator = Simulator()
         return self._simulator
 
-    def board(self, port: str) -> Any:
+    def board(self, port: str) -> SerialBoard:
         if port not in self._boards:
             self._boards[port] = SerialBoard(port, self.clock)
         return self._boards[port]
@@ -70,7 +69,7 @@ def _serial(rest: str, zone: str, sink: Sink, clock: Clock, context: ReaderConte
         raise ReaderError(f"zone {zone}: 'serial:' needs a port, e.g. serial:/dev/ttyACM0#0")
     if channel and (not channel.isdigit() or int(channel) > 3):
         raise ReaderError(f"zone {zone}: a reader board has channels 0 to 3, not {channel!r}")
-    return context.board(port).channel(int(channel or 0), zone, sink)  # type: ignore[no-any-return]
+    return context.board(port).channel(int(channel or 0), zone, sink)
 
 
 def _mock(rest: str, zone: str, sink: Sink, clock: Clock, context: ReaderContext) -> Reader:
