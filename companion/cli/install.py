@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import os
 import socket
-import sys
 from importlib import metadata
 from pathlib import Path
-from typing import NoReturn
 
 import click
 
+from companion.cli.common import fail
 from companion.errors import CompanionError
 from companion.hardware.config import load_table_config
 from companion.install.apply import Installer
@@ -38,7 +37,7 @@ def install(wheel: Path | None, root: Path | None) -> None:
     there), the udev rules and the systemd unit. Run it again any time: it changes only what
     differs, and says so."""
     if root is None and os.geteuid() != 0:
-        _fail("installing changes the system: run it as root, `sudo companion install`")
+        fail("installing changes the system: run it as root, `sudo companion install`")
     try:
         steps = plan_install(_package(wheel))
         if root is None:
@@ -47,9 +46,9 @@ def install(wheel: Path | None, root: Path | None) -> None:
             installer = Installer(root.resolve(), live=False, report=_say)
         outcomes = installer.apply(steps)
     except InstallError as exc:
-        _fail(str(exc))
+        fail(str(exc))
     except OSError as exc:
-        _fail(f"{exc.filename or 'install'}: {exc.strerror}; nothing after it was changed")
+        fail(f"{exc.filename or 'install'}: {exc.strerror}; nothing after it was changed")
     changes = sum(outcome.changed for outcome in outcomes)
     if changes:
         click.echo(f"done: {changes} change{'s' if changes > 1 else ''}")
@@ -84,8 +83,3 @@ def _check_config(path: Path) -> None:
 
 def _say(outcome: Outcome) -> None:
     click.echo(f"  {outcome}")
-
-
-def _fail(message: str) -> NoReturn:
-    click.echo(f"error: {message}", err=True)
-    sys.exit(1)
