@@ -8,6 +8,7 @@ is created and nothing is reloaded or restarted (systemctl enables the unit ther
 from __future__ import annotations
 
 import os
+import shlex
 import shutil
 import stat
 import subprocess
@@ -129,7 +130,7 @@ class Installer:
             return [*outcomes, Outcome("unchanged", f"user {step.name}", f"groups {groups}")]
         for argv in commands:
             if not self.live:
-                outcomes.append(Outcome("skipped", " ".join(argv), "no users made under --root"))
+                outcomes.append(Outcome("skipped", shlex.join(argv), "no users made under --root"))
                 continue
             self._check(argv)
             status: Status = "created" if argv[0] == "useradd" else "updated"
@@ -242,7 +243,7 @@ class Installer:
     def _after_change(self, step: RunAfterChange) -> list[Outcome]:
         if not any(earlier in self.changed for earlier in step.after):
             return []
-        command = " ".join(step.argv)
+        command = shlex.join(step.argv)
         if not self.live:
             return [Outcome("skipped", command, "no running system under --root")]
         self._check(step.argv)
@@ -253,7 +254,7 @@ class Installer:
         if result.returncode != 0:
             said = (result.stderr or result.stdout).strip().splitlines()
             last = said[-1] if said else "no output"
-            raise InstallError(f"`{' '.join(argv)}` failed (exit {result.returncode}): {last}")
+            raise InstallError(f"`{shlex.join(argv)}` failed (exit {result.returncode}): {last}")
         return result.stdout
 
 
