@@ -169,6 +169,19 @@ def test_package_init_modules_import_nothing_of_ours() -> None:
     assert heavy == []
 
 
+def test_imports_are_at_module_level() -> None:
+    """An import hidden in a function is how a cycle hides: every import is at the top."""
+    hidden = []
+    for name, path in modules():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                for inner in ast.walk(node):
+                    if isinstance(inner, ast.Import | ast.ImportFrom):
+                        hidden.append(f"{name}:{inner.lineno}")
+    assert hidden == []
+
+
 def test_modules_are_small() -> None:
     big = {
         name: lines

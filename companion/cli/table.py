@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import click
+import segno
 
 from companion.catalogue.cards import Catalogue, load_catalogue
 from companion.errors import CompanionError, Rejected
@@ -18,6 +19,8 @@ from companion.storage.session import LiveGame
 from companion.storage.store import EventStore
 from companion.table.games import DEMO_PLAYERS, game_header
 from companion.table.service import Change, TableService
+from companion.web.server import Dashboard
+from companion.web.tokens import load_or_create_token
 
 
 def parse_players(entries: tuple[str, ...], catalogue: Catalogue) -> dict[str, list[str]]:
@@ -113,9 +116,6 @@ def serve(table_file: Path | None, simulate: bool, db: str | None, port: int | N
     except CompanionError as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(1)
-    from companion.web.server import Dashboard
-    from companion.web.tokens import load_or_create_token
-
     token = load_or_create_token(token_path(db or config.db))
     service.listen(lambda change: _say(change))
     service.start()
@@ -147,10 +147,6 @@ def token_path(db: str) -> Path:
 def token(db: str) -> None:
     """Print the table's control token (the tablet needs it to change anything), as text and
     as a QR code of the dashboard address carrying it."""
-    import segno
-
-    from companion.web.tokens import load_or_create_token
-
     value = load_or_create_token(token_path(db))
     click.echo(value)
     segno.make(f"http://companion.local:8080/?token={value}").terminal(compact=True)

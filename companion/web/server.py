@@ -9,6 +9,7 @@ import threading
 from typing import Any
 
 from werkzeug.serving import make_server
+from zeroconf import ServiceInfo, Zeroconf
 
 from companion.table.demo import DemoPlayer
 from companion.table.service import TableService
@@ -87,8 +88,6 @@ def lan_address(host: str) -> str:
 def announce(host: str, port: int) -> tuple[Any, Any] | None:
     """Announce ``companion._http._tcp`` with zeroconf; None (and a warning) if that fails."""
     try:
-        from zeroconf import ServiceInfo, Zeroconf
-
         address = lan_address(host)
         info = ServiceInfo(
             SERVICE_TYPE,

@@ -10,16 +10,14 @@ from __future__ import annotations
 import json
 import threading
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 
 from flask import current_app
 
 from companion.storage.session import LiveGame
+from companion.table.demo import DemoPlayer
 from companion.table.service import Change, TableService
 from companion.web.words import Words, recent
-
-if TYPE_CHECKING:
-    from companion.table.demo import DemoPlayer
 
 #: seat colours for games whose header names none
 PALETTE = ("#d62728", "#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b")
