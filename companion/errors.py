@@ -25,3 +25,8 @@ class StoreError(CompanionError):
 
 class Rejected(CompanionError, ValueError):
     """An input a game's tracker cannot accept (it changes nothing); the message says what to do."""
+
+
+class InvalidLine(Rejected):
+    """A line whose fields break the tape contract's types or our limits (the message names
+    the field); it changes nothing."""

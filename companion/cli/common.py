@@ -21,6 +21,16 @@ def catalogue_or_fail() -> Catalogue:
         raise  # fail() exits; this keeps the type checker sure
 
 
-def fail(message: str) -> Any:
-    click.echo(f"error: {message}", err=True)
-    sys.exit(1)
+def fail(message: str, code: int = 1) -> Any:
+    echo(f"error: {message}", err=True)
+    sys.exit(code)
+
+
+def echo(text: str, *, err: bool = False) -> None:
+    """``click.echo`` that cannot fail on text no encoder can write (a file name that is not
+    UTF-8 comes back from the OS with lone surrogates): those are shown escaped."""
+    click.echo(printable(text), err=err)
+
+
+def printable(text: str) -> str:
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")

@@ -11,7 +11,7 @@ import click
 import segno
 
 from companion.catalogue.cards import Catalogue, load_catalogue
-from companion.errors import CompanionError, Rejected
+from companion.errors import CompanionError, Rejected, StoreError
 from companion.hardware.config import TableConfig, load_table_config
 from companion.hardware.feedback import open_feedback
 from companion.simulation.plausible import make_header
@@ -89,6 +89,8 @@ def open_table(config: TableConfig, db: str | None, *, simulate: bool) -> TableS
             service.submit(line)
         except Rejected:
             feedback.ignored()
+        except StoreError:
+            feedback.failed()
 
     if hasattr(feedback, "on_end_turn"):
         feedback.on_end_turn = lambda: press({"input": "end-turn"})

@@ -52,11 +52,16 @@ class GameLog(Connected):
         line: Mapping[str, Any],
         events: Sequence[Mapping[str, Any]],
         changed: bool,
+        *,
+        winners: list[str] | None = None,
     ) -> int:
-        """Append one line and its events, committed before returning; returns its seq."""
-        return self.append_many(game_id, [(line, events, changed)])
+        """Append one line and its events, committed before returning; returns its seq.
+        ``winners``: the line ends the game, recorded in the same transaction."""
+        return self.append_many(game_id, [(line, events, changed)], winners=winners)
 
-    def append_many(self, game_id: int, entries: Iterable[Entry]) -> int:
+    def append_many(
+        self, game_id: int, entries: Iterable[Entry], *, winners: list[str] | None = None
+    ) -> int:
         """Append several lines in one transaction (imports, benchmarks); returns the last seq.
 
         O(1) per line however long the log: the next seq is kept in memory after the first
@@ -77,6 +82,8 @@ class GameLog(Connected):
                             [game_id, seq, at, self._clock(), line_json, events_json, int(changed)],
                         )
                         seq += 1
+                    if winners is not None:
+                        self._finish(db, game_id, winners)
             except BaseException:
                 self._next_seq.pop(game_id, None)
                 raise
@@ -118,7 +125,7 @@ class GameLog(Connected):
 
     def game(self, game_id: int) -> GameRecord:
         """One game. :raises StoreError: if there is no such game."""
-        records = self._games("WHERE id = ?", [game_id])
+        records = self._games("WHERE id = ?", [game_id]) if 0 < game_id < 2**63 else []
         if not records:
             raise StoreError(f"there is no game {game_id} in {self.name}")
         return records[0]
@@ -145,10 +152,13 @@ class GameLog(Connected):
 
     def finish_game(self, game_id: int, winners: list[str]) -> None:
         """Record the end of a game (again, if an undo took a win back and another came)."""
-        row = [self._clock(), winners[0] if winners else None, dump(winners, "winners"), game_id]
         with self._locked() as db, db.atomic():
             require_game(db, game_id)
-            db.execute("UPDATE games SET ended = ?, winner = ?, winners = ? WHERE id = ?", row)
+            self._finish(db, game_id, winners)
+
+    def _finish(self, db: Database, game_id: int, winners: list[str]) -> None:
+        row = [self._clock(), winners[0] if winners else None, dump(winners, "winners"), game_id]
+        db.execute("UPDATE games SET ended = ?, winner = ?, winners = ? WHERE id = ?", row)
 
     def append_read(
         self, zone: str, uid: str, kind: str, at: float, detail: dict[str, Any] | None = None

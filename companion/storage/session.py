@@ -10,9 +10,9 @@ from __future__ import annotations
 from typing import Any
 
 from companion.catalogue.cards import Catalogue
-from companion.errors import Rejected, StoreError, TapeError
+from companion.errors import InvalidLine, Rejected, StoreError, TapeError
 from companion.storage.store import EventStore
-from companion.tape.documents import as_line
+from companion.tape.limits import check_line
 from companion.tape.lines import Header, parse_header
 from companion.tracker.game import Game
 from companion.tracker.state import Outcome
@@ -37,7 +37,7 @@ class LiveGame:
         game = Game(_header(record.header, catalogue), catalogue)
         for seq, line in enumerate(store.lines(game_id), start=1):
             try:
-                game.apply(as_line(line))
+                game.apply(check_line(line))
             except Rejected as exc:
                 raise StoreError(
                     f"game {game_id}, log entry {seq} no longer applies: {exc}"
@@ -48,20 +48,32 @@ class LiveGame:
         """Apply, persist, acknowledge. :raises Rejected: nothing changed, nothing stored."""
         checkpoint = self.game.checkpoint()
         try:
-            outcome = self.game.apply(as_line(line))
+            outcome = self.game.apply(check_line(line))
         except Rejected as exc:
             self._keep_rejected(line, exc)
             raise
+        won = self.game.state.table.winners and not checkpoint.state.table.winners
         try:
-            self.store.append(self.game_id, line, list(outcome.events), outcome.changed)
+            self.store.append(
+                self.game_id,
+                line,
+                list(outcome.events),
+                outcome.changed,
+                winners=list(self.game.state.table.winners) if won else None,
+            )
         except BaseException:
             self.game.rollback(checkpoint)
             raise
-        if self.game.state.table.winners and not checkpoint.state.table.winners:
-            self.store.finish_game(self.game_id, list(self.game.state.table.winners))
         return outcome
 
     def _keep_rejected(self, line: dict[str, Any], error: Rejected) -> None:
+        """Keep a refused line among the reads (a line that broke the limits only by its
+        error: it may hold what no store can write)."""
+        if isinstance(error, InvalidLine):
+            self.store.append_read(
+                "-", "-", "rejected", 0.0, {"game": self.game_id, "error": str(error)}
+            )
+            return
         zone, uid, at = line.get("zone"), line.get("tap"), line.get("at")
         self.store.append_read(
             zone if isinstance(zone, str) else "-",

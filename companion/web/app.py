@@ -13,7 +13,8 @@ from flask import Flask
 
 from companion.table.demo import DemoPlayer
 from companion.table.service import TableService
-from companion.web import api, auth, enrol, errors, history, live, readers, setup, sim
+from companion.web import api, auth, enrol, errors, history, hygiene, live, readers, setup, sim
+from companion.web.addresses import served_hosts
 from companion.web.auth import HEADER as TOKEN_HEADER
 from companion.web.table import EXTENSION, Table
 from companion.web.tokens import load_or_create_token
@@ -24,6 +25,7 @@ DEFAULTS: dict[str, Any] = {
     "SSE_PING_SECONDS": 15.0,
     "JSON_SORT_KEYS": False,
     "MAX_CONTENT_LENGTH": 1 << 20,
+    "ALLOWED_HOSTS": served_hosts("127.0.0.1"),
 }
 
 
@@ -46,6 +48,7 @@ def create_app(
     app.extensions[EXTENSION] = Table(service, token=token, simulated=simulated, demo=demo)
 
     errors.init_app(app)
+    hygiene.init_app(app)
     auth.init_app(app)
     for module in (live, api, setup, history, enrol, readers, sim):
         app.register_blueprint(module.bp)

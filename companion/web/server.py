@@ -8,11 +8,13 @@ import socket
 import threading
 from typing import Any
 
-from werkzeug.serving import make_server
+from werkzeug.serving import WSGIRequestHandler, make_server
 from zeroconf import ServiceInfo, Zeroconf
 
 from companion.table.demo import DemoPlayer
 from companion.table.service import TableService
+from companion.web.accesslog import AccessLog
+from companion.web.addresses import served_hosts
 from companion.web.app import create_app
 from companion.web.table import EXTENSION, Table
 
@@ -35,8 +37,16 @@ class Dashboard:
         simulated: bool,
         demo: DemoPlayer | None = None,
     ) -> None:
-        self.app = create_app(service=service, token=token, simulated=simulated, demo=demo)
-        self.server = make_server(host, port, self.app, threaded=True)
+        self.app = create_app(
+            {"ALLOWED_HOSTS": served_hosts(host)},
+            service=service,
+            token=token,
+            simulated=simulated,
+            demo=demo,
+        )
+        self.server = make_server(
+            host, port, AccessLog(self.app), threaded=True, request_handler=QuietHandler
+        )
         self.port = self.server.server_port
         self.demo = demo
         self.announcer = None if host in LOCAL_HOSTS else announce(host, self.port)
@@ -74,6 +84,14 @@ class Dashboard:
         if self.announcer is not None:
             withdraw(self.announcer)
             self.announcer = None
+
+
+class QuietHandler(WSGIRequestHandler):
+    """Werkzeug's handler without its own access log: :class:`AccessLog` writes ours, with the
+    control token redacted."""
+
+    def log_request(self, code: int | str = "-", size: int | str = "-") -> None:
+        """Logged by :class:`AccessLog` instead."""
 
 
 def lan_address(host: str) -> str:

@@ -17,6 +17,7 @@ from flask import current_app
 from companion.storage.session import LiveGame
 from companion.table.demo import DemoPlayer
 from companion.table.service import Change, TableService
+from companion.web.hidden import buried_tags, public_view
 from companion.web.words import Words, recent
 
 #: seat colours for games whose header names none
@@ -42,7 +43,7 @@ class Table:
         self.demo = demo
         self.closed = threading.Event()
         self._lock = threading.Lock()
-        self._payload: tuple[int, int, bytes] | None = None
+        self._payload: tuple[tuple[int, int, int], bytes, bytes] | None = None
         self._on_close: set[Callable[[], None]] = set()
 
     # The state everyone sees
@@ -56,20 +57,24 @@ class Table:
         header = self.service.live.game.state.header
         return colours_of(dict(header.raw), list(header.players))
 
-    def state(self) -> dict[str, Any]:
+    def state(self, *, full: bool = False) -> dict[str, Any]:
         """The ``/api/state`` answer (and every event's data)."""
-        return json.loads(self.payload()[1])  # type: ignore[no-any-return]
+        return json.loads(self.payload(full=full)[1])  # type: ignore[no-any-return]
 
-    def payload(self) -> tuple[int, bytes]:
-        """``(version, JSON bytes)`` of the state answer, built once per game and version."""
+    def payload(self, *, full: bool = False) -> tuple[int, bytes]:
+        """``(version, JSON bytes)`` of the state answer, built once per game, version and
+        store health. ``full``: for a holder of the control token, with the tags of buried
+        cards; everyone else gets the public view (:mod:`companion.web.hidden`)."""
         service = self.service
         with service._lock:  # one consistent (game, version, document)
             game_id = service.live.game_id
             version, document = service.snapshot()
+            health = service.store_snapshot()
+            key = (game_id, version, service.store_health.generation)
             with self._lock:
                 cached = self._payload
-                if cached is not None and cached[:2] == (game_id, version):
-                    return version, cached[2]
+                if cached is not None and cached[0] == key:
+                    return version, cached[1] if full else cached[2]
             body = {
                 "version": version,
                 "state": document,
@@ -79,11 +84,15 @@ class Table:
                 "game_id": game_id,
                 "zones": list(service.live.game.state.header.zones),
                 "recent": self.recent(document),
+                "health": {"store": health.document()},
             }
             data = json.dumps(body, separators=(",", ":")).encode()
+            shown = json.dumps(
+                public_view(body, buried_tags(document)), separators=(",", ":")
+            ).encode()
         with self._lock:
-            self._payload = (game_id, version, data)
-        return version, data
+            self._payload = (key, data, shown)
+        return version, data if full else shown
 
     def recent(self, document: Mapping[str, Any]) -> list[dict[str, Any]]:
         """The last events in words, newest first (from the stored log)."""

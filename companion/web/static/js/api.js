@@ -25,8 +25,12 @@ export class ApiError extends Error {
   }
 }
 
+// The token goes with reads too: a tag's card (and the simulator's face-down cards) are
+// shown only to a tablet that has it.
 export async function getJSON(path) {
-  const response = await fetch(path, { headers: { Accept: "application/json" } });
+  const headers = { Accept: "application/json" };
+  if (token()) headers["X-Companion-Token"] = token();
+  const response = await fetch(path, { headers });
   return answer(response);
 }
 
