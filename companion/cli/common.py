@@ -11,6 +11,9 @@ from companion.catalogue.cards import Catalogue, load_catalogue
 from companion.errors import CompanionError
 
 DEFAULT_DB = "companion.db"
+EX_CONFIG = 78
+"""The exit status of a table that cannot start as configured (sysexits' EX_CONFIG): its
+systemd unit does not restart it, since trying again would fail the same way."""
 
 
 def catalogue_or_fail() -> Catalogue:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -11,6 +10,7 @@ import click
 import segno
 
 from companion.catalogue.cards import Catalogue, load_catalogue
+from companion.cli.common import EX_CONFIG, fail
 from companion.errors import CompanionError, Rejected, StoreError
 from companion.hardware.config import TableConfig, load_table_config
 from companion.hardware.feedback import open_feedback
@@ -116,8 +116,7 @@ def serve(table_file: Path | None, simulate: bool, db: str | None, port: int | N
         config = load_table_config(table_file) if table_file else TableConfig.simulated()
         service = open_table(config, db, simulate=simulate)
     except CompanionError as exc:
-        click.echo(f"error: {exc}", err=True)
-        sys.exit(1)
+        fail(str(exc), EX_CONFIG)
     token = load_or_create_token(token_path(db or config.db))
     service.listen(lambda change: _say(change))
     service.start()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -106,7 +105,7 @@ class GameLog(Connected):
             require_game(db, game_id)
             sql = "SELECT line FROM log WHERE game_id = ? ORDER BY seq"
             rows = db.execute(sql, [game_id]).fetchall()
-        return [json.loads(line) for (line,) in rows]
+        return [loads(line, f"a line of game {game_id}") for (line,) in rows]
 
     def log(self, game_id: int, *, last: int | None = None) -> list[LogEntry]:
         """The game's whole log (or its ``last`` lines), in seq order."""
@@ -119,7 +118,14 @@ class GameLog(Connected):
             ).fetchall()
         rows.reverse()
         return [
-            LogEntry(seq, at, recorded, json.loads(line), json.loads(events), bool(changed))
+            LogEntry(
+                seq,
+                at,
+                recorded,
+                loads(line, f"game {game_id}, log entry {seq}"),
+                loads(events, f"game {game_id}, the events of log entry {seq}"),
+                bool(changed),
+            )
             for seq, at, recorded, line, events, changed in rows
         ]
 
@@ -145,7 +151,14 @@ class GameLog(Connected):
             rows = db.execute(sql, params).fetchall()
         return [
             GameRecord(
-                id_, game, json.loads(head), json.loads(seats), start, end, winner, loads(winners)
+                id_,
+                game,
+                loads(head, f"game {id_}'s header"),
+                loads(seats, f"game {id_}'s players"),
+                start,
+                end,
+                winner,
+                loads(winners, f"game {id_}'s winners"),
             )
             for id_, game, head, seats, start, end, winner, winners in rows
         ]

@@ -16,6 +16,8 @@ from companion.errors import StoreError
 APPLICATION_ID = 0x54434D50
 """``PRAGMA application_id`` of our files ("TCMP", big-endian at offset 68 of the header)."""
 SCHEMA_VERSION = "1"
+KNOWN_VERSIONS = frozenset({"1"})
+"""Schema versions this companion can read (a newer companion's file is refused)."""
 _MAGIC = b"SQLite format 3\x00"
 _HEADER_BYTES = 108  # the 100-byte file header plus page 1's b-tree header (the schema table)
 SETUP_ATTEMPTS = 50
@@ -116,3 +118,18 @@ def prepare(db: Database, name: str, *, on_disk: bool) -> None:
 
 def scalar(db: Database, sql: str, *params: Any) -> Any:
     return db.execute(sql, list(params)).fetchone()[0]
+
+
+def prove_writable(db: Database, name: str) -> None:
+    """Write (and commit) one row, so a store that cannot be written is refused at start and
+    not at the first tap. :raises StoreError: saying what to check."""
+    try:
+        with db.conn:
+            db.execute(
+                "INSERT OR REPLACE INTO meta (key, value) VALUES ('opened', datetime('now'))"
+            )
+    except Exception as exc:  # sqlite3.Error: read-only file or folder, full disk, I/O error
+        raise StoreError(
+            f"{name} cannot be written ({exc}): check that the file and its folder belong to "
+            "the user running companion and that the disk has room"
+        ) from None
