@@ -11,19 +11,21 @@ from typing import Any
 
 from flask import Flask
 
+from companion.storage.tokens import TokenFile
 from companion.table.demo import DemoPlayer
 from companion.table.service import TableService
-from companion.web import api, auth, enrol, errors, history, live, readers, setup, sim
+from companion.web import api, auth, enrol, errors, history, live, pairing, readers, setup, sim
 from companion.web.auth import HEADER as TOKEN_HEADER
 from companion.web.table import EXTENSION, Table
-from companion.web.tokens import load_or_create_token
 
-__all__ = ["TOKEN_HEADER", "Table", "create_app", "load_or_create_token"]
+__all__ = ["TOKEN_HEADER", "Table", "create_app"]
 
 DEFAULTS: dict[str, Any] = {
     "SSE_PING_SECONDS": 15.0,
     "JSON_SORT_KEYS": False,
     "MAX_CONTENT_LENGTH": 1 << 20,
+    #: event streams served at once (the server's threads are sized for them)
+    "MAX_STREAMS": 8,
 }
 
 
@@ -31,13 +33,14 @@ def create_app(
     config: Mapping[str, Any] | None = None,
     *,
     service: TableService,
-    token: str,
+    token: str | TokenFile,
     simulated: bool = False,
     demo: DemoPlayer | None = None,
 ) -> Flask:
-    """The dashboard for ``service``; POSTs need ``token`` in ``X-Companion-Token``."""
+    """The dashboard for ``service``; POSTs need ``token`` (or a paired tablet's) in
+    ``X-Companion-Token``."""
     if not token:
-        raise ValueError("the dashboard needs a control token (see load_or_create_token)")
+        raise ValueError("the dashboard needs a control token (see storage.tokens)")
     app = Flask(__name__)
     app.config.update(DEFAULTS)
     if config is not None:
@@ -47,6 +50,6 @@ def create_app(
 
     errors.init_app(app)
     auth.init_app(app)
-    for module in (live, api, setup, history, enrol, readers, sim):
+    for module in (live, api, setup, history, enrol, readers, sim, pairing):
         app.register_blueprint(module.bp)
     return app
