@@ -197,22 +197,24 @@ def token(db: str, table_file: Path | None, rotate: bool) -> None:
     button, to change anything), as text and as a QR code of the dashboard address carrying it."""
     try:
         config = load_table_config(table_file) if table_file else TableConfig.simulated()
-        value = rotate_token(db) if rotate else load_or_create_token(token_path(db))
+        value, unpaired = rotate_token(db) if rotate else (load_or_create_token(token_path(db)), 0)
     except (CompanionError, OSError) as exc:
         fail(str(exc))
     bind = "0.0.0.0" if config.bind in LOOPBACK else config.bind  # a tablet is not this machine
     click.echo(value)
+    if rotate:
+        click.echo(f"a new control token: {unpaired} paired tablet(s) must pair again")
     say_token(table_address(bind, config.port), value)
 
 
-def rotate_token(db: str) -> str:
-    """A new control token, and every paired tablet forgotten (the running table notices)."""
+def rotate_token(db: str) -> tuple[str, int]:
+    """A new control token, and every paired tablet forgotten (a running table notices at
+    once); returns the token and how many tablets were paired."""
     value = write_new_token(token_path(db))
-    if Path(db).exists():
-        with EventStore.open(db) as store:
-            count = store.forget_tablets()
-        click.echo(f"a new control token; {count} paired tablet(s) must pair again", err=True)
-    return value
+    if not Path(db).exists():
+        return value, 0
+    with EventStore.open(db) as store:
+        return value, store.forget_tablets()
 
 
 def _say(change: Change) -> None:
