@@ -6,9 +6,10 @@ POSTs a tablet without a token may make (see :mod:`companion.web.auth`).
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, jsonify
+from flask import Blueprint, Response, jsonify, request
 
 from companion.table.pairing import WINDOW_SECONDS
+from companion.web.auth import HEADER
 from companion.web.body import json_body, need
 from companion.web.table import table
 
@@ -19,12 +20,15 @@ PRESS = "Press the table's End-turn button within {seconds} s."
 
 @bp.get("")
 def status() -> Response:
-    """Whether this table can pair by its button, and whether a tablet is waiting now."""
-    service = table().service
+    """Whether this table can pair by its button, whether a tablet is waiting now, and whether
+    the token this request carries (if any) still controls the table."""
+    running = table()
+    given = request.headers.get(HEADER, "")
     return jsonify(
-        button="end-turn" in service.feedback.buttons,
-        waiting=service.pairing.waiting,
+        button="end-turn" in running.service.feedback.buttons,
+        waiting=running.service.pairing.waiting,
         seconds=int(WINDOW_SECONDS),
+        controls=bool(given) and running.allows(given),
     )
 
 
