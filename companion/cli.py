@@ -29,9 +29,11 @@ def _register_commands() -> None:
     from companion.cli_demo import demo
     from companion.cli_enrol import enrol
     from companion.cli_table import new_game, serve, token
+    from companion.league.cli import league
 
     main.add_command(demo)
     main.add_command(enrol)
+    main.add_command(league)
     main.add_command(new_game)
     main.add_command(serve)
     main.add_command(token)
