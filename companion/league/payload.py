@@ -39,25 +39,14 @@ class Push:
     claimed_vp: Mapping[str, int]
     guests: frozenset[str]
     finished_at: float | None
+    #: SHA-256 of the canonical tape
+    tape_digest: str
+    #: what makes two pushes the same push: the tape and everything the table claims
+    digest: str
 
     @property
     def players(self) -> tuple[str, ...]:
         return tuple(self.tape[0]["players"])
-
-    @property
-    def tape_digest(self) -> str:
-        return digest(self.tape)
-
-    @property
-    def digest(self) -> str:
-        """What makes two pushes the same push: the tape and everything the table claims."""
-        claim = {
-            "status": self.status,
-            "winners": sorted(self.claimed_winners),
-            "vp": dict(sorted(self.claimed_vp.items())),
-            "guests": sorted(self.guests),
-        }
-        return digest([claim, self.tape_digest])
 
 
 def digest(value: object) -> str:
@@ -87,6 +76,9 @@ def parse_push(body: object) -> Push:
         not isinstance(finished_at, int | float) or isinstance(finished_at, bool)
     ):
         raise BadRequest('"finished_at" is the table\'s clock in seconds (a number), or null')
+    tape_digest = digest(tape)
+    claim = {"status": status, "winners": sorted(winners), "vp": dict(sorted(vp.items())),
+             "guests": sorted(guests)}  # fmt: skip
     return Push(
         game_id,
         status,
@@ -95,6 +87,8 @@ def parse_push(body: object) -> Push:
         vp,
         frozenset(guests),
         None if finished_at is None else float(finished_at),
+        tape_digest,
+        digest([claim, tape_digest]),
     )
 
 
