@@ -4,6 +4,7 @@ a game's VP over time and a player's rating over their games. Pure.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -27,7 +28,7 @@ class Frame:
     height: int = 300
     left: int = 56
     right: int = 150
-    top: int = 16
+    top: int = 34
     bottom: int = 44
 
     @property
@@ -93,7 +94,7 @@ def chart(
         f'<text x="{frame.left + frame.plot_w / 2}" y="{frame.height - 8}" '
         f'text-anchor="middle">{escape(x_label)}</text>'
     )
-    out.append(f'<text x="4" y="{frame.top + 12}">{escape(y_label)}</text>')
+    out.append(f'<text x="4" y="{frame.top - 14}">{escape(y_label)}</text>')
     for n, s in enumerate(series):
         line = " ".join(f"{x(px)},{y(py)}" for px, py in s.points)
         out.append(f'<polyline fill="none" stroke="{s.colour}" stroke-width="4" points="{line}"/>')
@@ -107,9 +108,9 @@ def chart(
 
 
 def _grid(frame: Frame, low: float, high: float, goal: float | None, y: Any) -> list[str]:
-    step = max(1, round((high - low) / 4))
+    step = next(s for s in (1, 2, 5, 10, 20, 50, 100, 1000) if (high - low) / s <= 5)
     out = []
-    value = float(int(low) - int(low) % step) if low >= 0 else float(int(low))
+    value = math.floor(low / step) * step
     while value <= high:
         if value >= low:
             kind = "goal" if goal is not None and value == goal else "grid"

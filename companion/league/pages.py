@@ -65,9 +65,24 @@ def factions() -> str:
 def player(name: str) -> str:
     with using(pool()) as conn:
         found = queries.player(conn, name)
-    ordinals = [g["rating_after"]["ordinal"] for g in reversed(found["games"]) if g["rating_after"]]
+        season = admin.current_season(conn)
+        table = queries.standings(conn, season.id)
+    standing = next((row for row in table if row["player"] == found["player"]), None)
+    ordinals = [  # ratings start afresh each season: chart this one's
+        g["rating_after"]["ordinal"]
+        for g in reversed(found["games"])
+        if g["rating_after"] and g["season"] == season.name
+    ]
     chart = Markup(rating_chart(found["player"], ordinals)) if ordinals else None
-    return render("player.html", player=found, chart=chart, refresh=REFRESH_S)
+    return render(
+        "player.html",
+        player=found,
+        chart=chart,
+        season=season,
+        standing=standing,
+        players=len(table),
+        refresh=REFRESH_S,
+    )
 
 
 def _vp_chart(game: dict[str, object]) -> Markup:

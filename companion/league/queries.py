@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
+from companion.league.charts import PALETTE
 from companion.league.database import Connection
 from companion.league.engine import faction_name
 from companion.league.errors import NotFound
@@ -108,6 +109,7 @@ def _seats(conn: Connection, ids: list[int]) -> dict[int, list[dict[str, Any]]]:
         found[r["game_id"]].append(
             {
                 "name": r["name"],
+                "colour": PALETTE[r["seat"] % len(PALETTE)],
                 "player": r["player"],
                 "guest": r["player"] is None,
                 "factions": list(r["factions"]),
