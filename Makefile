@@ -19,8 +19,8 @@ demo: $(STAMP)
 	$(BIN)/companion demo
 
 lint: $(STAMP)
-	$(BIN)/ruff check companion web tests cards/tools bench firmware
-	$(BIN)/ruff format --check companion web tests cards/tools bench firmware
+	$(BIN)/ruff check companion tests cards/tools bench firmware
+	$(BIN)/ruff format --check companion tests cards/tools bench firmware
 	$(BIN)/mypy
 
 bench: $(STAMP)

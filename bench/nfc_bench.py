@@ -19,11 +19,11 @@ from typing import Any
 import nfc
 from stats import percentile
 
-from companion.cli_table import open_table
-from companion.config import TableConfig
-from companion.readers.base import TagRead
-from companion.readers.nfc_zone import NfcZoneReader
-from companion.readers.ntag_sim import NtagCard, Simulator
+from companion.cli.table import open_table
+from companion.hardware.config import TableConfig
+from companion.hardware.readers.base import TagRead
+from companion.hardware.readers.nfc_zone import NfcZoneReader
+from companion.hardware.readers.ntag_sim import NtagCard, Simulator
 
 SAMPLES = 60
 

@@ -24,13 +24,13 @@ from league_bench import bench_league
 from nfc_bench import bench_nfc
 from stats import percentile
 
-from companion.cards import load_catalogue
-from companion.document import state_document
-from companion.session import LiveGame
-from companion.simulate import random_header, random_lines
-from companion.store import EventStore
-from companion.tape import TapeLine, parse_header
-from companion.tracker import replay_lines
+from companion.catalogue.cards import load_catalogue
+from companion.simulation.plausible import random_header, random_lines
+from companion.storage.session import LiveGame
+from companion.storage.store import EventStore
+from companion.tape.lines import TapeLine, parse_header
+from companion.tracker.document import state_document
+from companion.tracker.game import replay_lines
 
 LONG_GAME = 20_000
 TAPS = 400

@@ -1,8 +1,8 @@
 """The league's one door to the rules engine: replaying a received tape, naming factions, and
 playing simulated games for the demo, the tests and the benchmarks.
 
-Every other league module goes through here, so the package layout of the tracker, the tape
-reader, the state document and the simulator is named in this file only.
+Every other league module goes through here, so the package layout of the catalogue, the tape
+reader, the tracker, the rules and the simulator is named in this file only.
 """
 
 from __future__ import annotations
@@ -12,12 +12,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from companion.cards import Catalogue, load_catalogue
-from companion.document import state_document
-from companion.errors import CompanionError
-from companion.simulate import FACTION_POOL, make_header, plausible_lines
-from companion.tape import parse_header
-from companion.tracker import Game, Rejected
+from companion.catalogue.cards import Catalogue, load_catalogue
+from companion.errors import CompanionError, Rejected
+from companion.rules.game import final_vp
+from companion.simulation.plausible import FACTION_POOL, make_header, plausible_lines
+from companion.tape.documents import as_line
+from companion.tape.lines import parse_header
+from companion.tracker.game import Game
 
 SMASHUP = "smashup"
 #: a simulated game that trips the simulator is drawn again, at most this many times
@@ -88,7 +89,7 @@ def replay_tape(tape: Sequence[dict[str, Any]]) -> Replayed:
     error = None
     for number, line in enumerate(tape[1:], start=2):
         try:
-            game.apply(line)
+            game.apply(as_line(line))
         except Rejected as exc:
             error = f"line {number}: {exc}"
             break
@@ -98,15 +99,15 @@ def replay_tape(tape: Sequence[dict[str, Any]]) -> Replayed:
         vp = _vp(game)
         if vp != timeline[-1][1]:
             timeline.append((_at(line), vp))
-    document = state_document(game.state, cards)
+    table = game.state.table
     seats = tuple(
-        Seat(p["name"], tuple(header.factions.get(p["name"], ())), int(p["final_vp"]))
-        for p in document["players"]
+        Seat(name, tuple(header.factions.get(name, ())), int(vp))
+        for name, vp in zip(table.players, final_vp(table), strict=True)
     )
     return Replayed(
         seats=seats,
-        winners=tuple(document["winners"]),
-        turns=int(document["turn"]),
+        winners=tuple(table.winners),
+        turns=int(table.turn),
         lines=len(tape) - 1,
         timeline=tuple(timeline),
         error=error,
@@ -132,7 +133,7 @@ def simulated_tape(rng: random.Random, players: Sequence[str]) -> list[dict[str,
         factions = {name: picked[2 * seat : 2 * seat + 2] for seat, name in enumerate(players)}
         header = make_header(list(players), factions, cards, len(players) + 1)
         try:
-            return [header, *plausible_lines(rng, header, cards)]
+            return [header, *(dict(line) for line in plausible_lines(rng, header, cards))]
         except Rejected:
             # The simulator can plan a move the engine refuses (a second dueling card):
             # draw another game rather than ship a tape the engine would not replay.

@@ -113,7 +113,6 @@ def _list(key: str, item: dict[str, Any], **more: Any) -> dict[str, Any]:
 
 
 def spec() -> dict[str, Any]:
-    uid = _path("uid", "the game's stable id")
     return {
         "openapi": "3.0.3",
         "info": {"title": "Table companion league", "version": "1"},
@@ -132,89 +131,108 @@ def spec() -> dict[str, Any]:
         "paths": {
             "/api/v1/openapi.json": {"get": _op("This document")},
             "/api/v1/health": {"get": _op("The server and its database are up")},
-            "/api/v1/games": {
-                "post": _op(
-                    "A table ships a game: 201 stored (counted, disputed or void), 200 the same "
-                    "game again, 409 another tape or claim under a stored id, 422 not a league "
-                    "game (not Smash Up, or a header the rules engine refuses)",
-                    ok="201",
-                    body=PUSH,
-                    result=RECEIPT,
-                    auth="table",
-                    errors=("409", "413", "422"),
+            **_game_paths(),
+            **_season_paths(),
+            **_player_paths(),
+        },
+    }
+
+
+def _game_paths() -> dict[str, Any]:
+    uid = _path("uid", "the game's stable id")
+    return {
+        "/api/v1/games": {
+            "post": _op(
+                "A table ships a game: 201 stored (counted, disputed or void), 200 the same "
+                "game again, 409 another tape or claim under a stored id, 422 not a league "
+                "game (not Smash Up, or a header the rules engine refuses)",
+                ok="201",
+                body=PUSH,
+                result=RECEIPT,
+                auth="table",
+                errors=("409", "413", "422"),
+            ),
+            "get": _op(
+                "A season's games, newest first",
+                result=_list("games", {"type": "object"}, season="string"),
+                params=(
+                    SEASON,
+                    _query("limit", "1 to 200 (default 20)"),
+                    _query("before", "only games before this league order"),
                 ),
-                "get": _op(
-                    "A season's games, newest first",
-                    result=_list("games", {"type": "object"}, season="string"),
-                    params=(
-                        SEASON,
-                        _query("limit", "1 to 200 (default 20)"),
-                        _query("before", "only games before this league order"),
-                    ),
-                    errors=("400", "404"),
-                ),
-            },
-            "/api/v1/games/{uid}": {
-                "get": _op("One game, its seats and rating changes", params=(uid,), errors=("404",))
-            },
-            "/api/v1/games/{uid}/tape": {
-                "get": _op("The game's tape as received", params=(uid,), errors=("404",))
-            },
-            "/api/v1/games/{uid}/void": {
-                "post": _op(
-                    "The organiser voids a game: it stops counting, ratings are recomputed",
-                    body=_obj((), reason="string"),
-                    params=(uid,),
-                    auth="organiser",
-                    errors=("404",),
-                )
-            },
-            "/api/v1/standings": {
-                "get": _op(
-                    "Standings: games, wins (shared ones too), VP and rating",
-                    result=_list("standings", STANDING, season="string"),
-                    params=(SEASON,),
-                    errors=("404",),
-                )
-            },
-            "/api/v1/factions": {
-                "get": _op(
-                    "Win rates per faction and faction pair with 95% Wilson intervals",
-                    result=_list("factions", WIN_RATE, pairs={"type": "array", "items": WIN_RATE}),
-                    params=(SEASON,),
-                    errors=("404",),
-                )
-            },
-            "/api/v1/players": {
-                "get": _op(
-                    "League player names (tables offer them at setup)",
-                    result=_list("players", _obj(("name",), name="string", games="integer")),
-                )
-            },
-            "/api/v1/players/{name}": {
-                "get": _op(
-                    "A player's games, newest first, with the rating after each",
-                    params=(_path("name", "a player's name"), _query("limit", "1 to 1000")),
-                    errors=("400", "404"),
-                )
-            },
-            "/api/v1/players/merge": {
-                "post": _op(
-                    "The organiser merges two spellings of one player ('from' becomes 'into')",
-                    body=_obj(("from", "into"), **{"from": "string", "into": "string"}),
-                    auth="organiser",
-                    errors=("404", "409"),
-                )
-            },
-            "/api/v1/seasons": {
-                "get": _op("The seasons, oldest first, and the current one"),
-                "post": _op(
-                    "The organiser starts a new season (games go there from now on)",
-                    ok="201",
-                    body=_obj(("name",), name="string"),
-                    auth="organiser",
-                    errors=("409",),
-                ),
-            },
+                errors=("400", "404"),
+            ),
+        },
+        "/api/v1/games/{uid}": {
+            "get": _op("One game, its seats and rating changes", params=(uid,), errors=("404",))
+        },
+        "/api/v1/games/{uid}/tape": {
+            "get": _op("The game's tape as received", params=(uid,), errors=("404",))
+        },
+        "/api/v1/games/{uid}/void": {
+            "post": _op(
+                "The organiser voids a game: it stops counting, ratings are recomputed",
+                body=_obj((), reason="string"),
+                params=(uid,),
+                auth="organiser",
+                errors=("404",),
+            )
+        },
+    }
+
+
+def _season_paths() -> dict[str, Any]:
+    return {
+        "/api/v1/standings": {
+            "get": _op(
+                "Standings: games, wins (shared ones too), VP and rating",
+                result=_list("standings", STANDING, season="string"),
+                params=(SEASON,),
+                errors=("404",),
+            )
+        },
+        "/api/v1/factions": {
+            "get": _op(
+                "Win rates per faction and faction pair with 95% Wilson intervals",
+                result=_list("factions", WIN_RATE, pairs={"type": "array", "items": WIN_RATE}),
+                params=(SEASON,),
+                errors=("404",),
+            )
+        },
+        "/api/v1/seasons": {
+            "get": _op("The seasons, oldest first, and the current one"),
+            "post": _op(
+                "The organiser starts a new season (games go there from now on)",
+                ok="201",
+                body=_obj(("name",), name="string"),
+                auth="organiser",
+                errors=("409",),
+            ),
+        },
+    }
+
+
+def _player_paths() -> dict[str, Any]:
+    return {
+        "/api/v1/players": {
+            "get": _op(
+                "League player names (tables offer them at setup)",
+                result=_list("players", _obj(("name",), name="string", games="integer")),
+            )
+        },
+        "/api/v1/players/{name}": {
+            "get": _op(
+                "A player's games, newest first, with the rating after each",
+                params=(_path("name", "a player's name"), _query("limit", "1 to 1000")),
+                errors=("400", "404"),
+            )
+        },
+        "/api/v1/players/merge": {
+            "post": _op(
+                "The organiser merges two spellings of one player ('from' becomes 'into')",
+                body=_obj(("from", "into"), **{"from": "string", "into": "string"}),
+                auth="organiser",
+                errors=("404", "409"),
+            )
         },
     }

@@ -3,7 +3,10 @@ OpenAPI document names every API route."""
 
 from __future__ import annotations
 
+import fnmatch
 import re
+import tomllib
+from pathlib import Path
 
 from flask import Flask
 from flask.testing import FlaskClient
@@ -93,3 +96,17 @@ def test_openapi_names_every_api_route_and_only_those(league_app: Flask) -> None
             params = {p["name"] for p in op.get("parameters", []) if p["in"] == "path"}
             assert params == set(re.findall(r"{(\w+)}", path))
             assert "503" in op["responses"]
+
+
+def test_every_page_file_ships_in_the_wheel() -> None:
+    """Templates and styles are package data: pyproject's patterns must name each of them."""
+    root = Path(__file__).resolve().parents[2]
+    patterns = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"][
+        "package-data"
+    ]["companion"]
+    league = root / "companion" / "league"
+    files = [p for p in league.rglob("*") if p.is_file() and p.suffix in (".html", ".css", ".js")]
+    assert files
+    for path in files:
+        relative = path.relative_to(root / "companion").as_posix()
+        assert any(fnmatch.fnmatch(relative, pattern) for pattern in patterns), relative
