@@ -5,6 +5,7 @@ and ship games, so the standings board fills up while you watch.
 
 from __future__ import annotations
 
+import socket
 import subprocess
 import sys
 import threading
@@ -12,6 +13,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from companion.errors import CompanionError
 from companion.league.admin import add_table, new_organiser_token
 from companion.league.client import Answer, request
 from companion.league.cluster import Cluster
@@ -21,6 +23,20 @@ from companion.league.simtables import SimulatedTable
 
 Echo = Callable[[str], None]
 READY_S = 60.0
+
+
+class ServerFailed(CompanionError):
+    """The league server did not start (or stopped answering)."""
+
+
+def port_is_free(port: int) -> bool:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+    return True
 
 
 def serve_command(conninfo: str, port: int, workers: int) -> list[str]:
@@ -33,14 +49,17 @@ def wait_ready(url: str, process: subprocess.Popen[bytes], timeout: float = READ
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if process.poll() is not None:
-            raise RuntimeError(f"the league server exited with status {process.returncode}")
+            raise ServerFailed(
+                f"the league server exited with status {process.returncode} (see its messages "
+                "above; is the port taken? choose another with --port)"
+            )
         try:
             if request("GET", f"{url}/api/v1/health", timeout=2).ok:
                 return
         except OSError:
             pass
         time.sleep(0.1)
-    raise RuntimeError(f"the league server did not answer within {timeout:.0f} s")
+    raise ServerFailed(f"the league server did not answer within {timeout:.0f} s")
 
 
 def stop_server(process: subprocess.Popen[bytes]) -> None:
@@ -66,6 +85,8 @@ def run_demo(
 ) -> dict[str, Any]:
     """Run until ``games`` games per table were shipped (``None``: until Ctrl-C); returns the
     final standings as the API gives them."""
+    if not port_is_free(port):
+        raise ServerFailed(f"port {port} is taken on 127.0.0.1; choose another with --port")
     with Cluster() as cluster:
         conninfo = cluster.conninfo()
         prepare(conninfo)
