@@ -4,6 +4,7 @@ push a game, fetch the player list, and when to try again.
 
 from __future__ import annotations
 
+import http.client
 import json
 import random
 import urllib.error
@@ -53,6 +54,8 @@ def request(
     except urllib.error.HTTPError as exc:
         with exc:
             return Answer(exc.code, _json(exc.read()))
+    except http.client.HTTPException as exc:  # the connection broke mid-answer
+        raise OSError(f"the answer was cut off ({type(exc).__name__})") from None
 
 
 def _json(raw: bytes) -> Any:

@@ -61,7 +61,7 @@ def league_app(league_db: str) -> Iterator[Flask]:
 
 
 @pytest.fixture
-def client(league_app: Flask) -> FlaskClient:
+def league_client(league_app: Flask) -> FlaskClient:
     return league_app.test_client()
 
 

@@ -30,8 +30,8 @@ JSON_VALUES = st.recursive(
 )
 
 
-def raw(client: FlaskClient, key: str, data: bytes) -> Any:
-    return client.post(
+def raw(league_client: FlaskClient, key: str, data: bytes) -> Any:
+    return league_client.post(
         "/api/v1/games",
         data=data,
         headers={"Authorization": f"Bearer {key}", "Content-Type": "application/json"},
@@ -51,37 +51,45 @@ def raw(client: FlaskClient, key: str, data: bytes) -> Any:
     ],
 )
 def test_unreadable_bodies_are_refused_clearly(
-    client: FlaskClient, table_key: str, data: bytes, message: str
+    league_client: FlaskClient, table_key: str, data: bytes, message: str
 ) -> None:
-    answer = raw(client, table_key, data)
+    answer = raw(league_client, table_key, data)
     assert answer.status_code == 400
     assert message in answer.json["error"]
 
 
-def test_a_body_too_large_is_413(client: FlaskClient, table_key: str) -> None:
-    answer = raw(client, table_key, b" " * (9 * 1024 * 1024))
+def test_a_body_too_large_is_413(league_client: FlaskClient, table_key: str) -> None:
+    answer = raw(league_client, table_key, b" " * (9 * 1024 * 1024))
     assert answer.status_code == 413 and "MB" in answer.json["error"]
 
 
-def test_wrong_paths_methods_and_parameters_answer_in_json(client: FlaskClient) -> None:
-    assert client.get("/api/v1/nothing").status_code == 404
-    assert "openapi" in client.get("/api/v1/nothing").json["error"]
-    assert client.delete("/api/v1/games").status_code == 405
-    assert client.get("/api/v1/games?limit=0").status_code == 400
-    assert client.get("/api/v1/games?limit=ten").json["error"].startswith("?limit=")
-    assert client.get("/api/v1/games/none").status_code == 404
-    assert client.get("/api/v1/players/nobody").status_code == 404
-    page = client.get("/games/none")
+def test_wrong_paths_methods_and_parameters_answer_in_json(league_client: FlaskClient) -> None:
+    assert league_client.get("/api/v1/nothing").status_code == 404
+    assert "openapi" in league_client.get("/api/v1/nothing").json["error"]
+    assert league_client.delete("/api/v1/games").status_code == 405
+    assert league_client.get("/api/v1/games?limit=0").status_code == 400
+    assert league_client.get("/api/v1/games?limit=ten").json["error"].startswith("?limit=")
+    assert league_client.get("/api/v1/games/none").status_code == 404
+    assert league_client.get("/api/v1/players/nobody").status_code == 404
+    page = league_client.get("/games/none")
     assert page.status_code == 404 and b"there is no game" in page.data
 
 
-def test_organiser_bodies_are_checked(client: FlaskClient, organiser: str) -> None:
+def test_organiser_bodies_are_checked(league_client: FlaskClient, organiser: str) -> None:
     auth = {"Authorization": f"Bearer {organiser}"}
-    assert client.post("/api/v1/players/merge", json={"from": 1}, headers=auth).status_code == 400
-    assert client.post("/api/v1/seasons", json=[], headers=auth).status_code == 400
-    assert client.post("/api/v1/seasons", json={"name": " "}, headers=auth).status_code == 400
-    assert client.post("/api/v1/games/x/void", json={"reason": 3}, headers=auth).status_code == 400
-    assert client.post("/api/v1/games/x/void", json={}, headers=auth).status_code == 404
+    assert (
+        league_client.post("/api/v1/players/merge", json={"from": 1}, headers=auth).status_code
+        == 400
+    )
+    assert league_client.post("/api/v1/seasons", json=[], headers=auth).status_code == 400
+    assert (
+        league_client.post("/api/v1/seasons", json={"name": " "}, headers=auth).status_code == 400
+    )
+    assert (
+        league_client.post("/api/v1/games/x/void", json={"reason": 3}, headers=auth).status_code
+        == 400
+    )
+    assert league_client.post("/api/v1/games/x/void", json={}, headers=auth).status_code == 404
 
 
 FIELDS = ("id", "status", "tape", "claimed", "guests", "finished_at")
@@ -92,10 +100,10 @@ FIELDS = ("id", "status", "tape", "claimed", "guests", "finished_at")
 )
 @given(field=st.sampled_from(FIELDS), value=JSON_VALUES)
 def test_any_field_replaced_by_any_json_is_never_a_500(
-    client: FlaskClient, table_key: str, field: str, value: Any
+    league_client: FlaskClient, table_key: str, field: str, value: Any
 ) -> None:
     body = {**push(1, "Ann", "Ben"), field: value}
-    assert raw(client, table_key, json.dumps(body).encode()).status_code < 500
+    assert raw(league_client, table_key, json.dumps(body).encode()).status_code < 500
 
 
 @settings(
@@ -105,12 +113,12 @@ def test_any_field_replaced_by_any_json_is_never_a_500(
     key=st.sampled_from(["factions", "zones", "tags", "game", "tape", "colours"]), value=JSON_VALUES
 )
 def test_any_header_field_replaced_is_never_a_500(
-    client: FlaskClient, table_key: str, key: str, value: Any
+    league_client: FlaskClient, table_key: str, key: str, value: Any
 ) -> None:
     body = push(1, "Ann", "Ben")
     body["id"] = f"h-{abs(hash((key, json.dumps(value)))) % 10**9}"
     body["tape"][0] = {**body["tape"][0], key: value}
-    assert raw(client, table_key, json.dumps(body).encode()).status_code < 500
+    assert raw(league_client, table_key, json.dumps(body).encode()).status_code < 500
 
 
 @settings(
@@ -120,12 +128,12 @@ def test_any_header_field_replaced_is_never_a_500(
                                              "prompt", "option", "at", "count"]),
                             JSON_VALUES, max_size=4))  # fmt: skip
 def test_any_event_line_is_never_a_500(
-    client: FlaskClient, table_key: str, db: Connection, line: dict[str, Any]
+    league_client: FlaskClient, table_key: str, db: Connection, line: dict[str, Any]
 ) -> None:
     body = push(1, "Ann", "Ben")
     body["id"] = f"l-{abs(hash(json.dumps(line, sort_keys=True))) % 10**9}"
     body["tape"].insert(5, line)
-    answer = raw(client, table_key, json.dumps(body).encode())
+    answer = raw(league_client, table_key, json.dumps(body).encode())
     if "\\u0000" in json.dumps(line):
         assert answer.status_code == 400  # PostgreSQL cannot keep NUL in text
     else:

@@ -14,8 +14,10 @@ from companion.league.ratings import RatedGame, rerate
 from tests.league.games import push, seat_names
 
 
-def send(client: FlaskClient, key: str, body: Any) -> Any:
-    return client.post("/api/v1/games", json=body, headers={"Authorization": f"Bearer {key}"})
+def send(league_client: FlaskClient, key: str, body: Any) -> Any:
+    return league_client.post(
+        "/api/v1/games", json=body, headers={"Authorization": f"Bearer {key}"}
+    )
 
 
 def stored(db: Connection) -> list[dict[str, Any]]:
@@ -23,12 +25,12 @@ def stored(db: Connection) -> list[dict[str, Any]]:
 
 
 def test_a_game_sent_twice_is_stored_once(
-    client: FlaskClient, table_key: str, db: Connection
+    league_client: FlaskClient, table_key: str, db: Connection
 ) -> None:
-    first = send(client, table_key, push(1))
+    first = send(league_client, table_key, push(1))
     assert first.status_code == 201, first.json
     assert first.json["status"] == "counted" and first.json["duplicate"] is False
-    again = send(client, table_key, push(1))
+    again = send(league_client, table_key, push(1))
     assert again.status_code == 200
     assert again.json == {**first.json, "duplicate": True}
     assert [row["uid"] for row in stored(db)] == ["game-1"]
@@ -38,10 +40,10 @@ def test_a_game_sent_twice_is_stored_once(
 
 
 def test_another_tape_under_a_stored_id_is_a_conflict(
-    client: FlaskClient, table_key: str, db: Connection
+    league_client: FlaskClient, table_key: str, db: Connection
 ) -> None:
-    send(client, table_key, push(1))
-    other = send(client, table_key, push(2, game_id="game-1"))
+    send(league_client, table_key, push(1))
+    other = send(league_client, table_key, push(2, game_id="game-1"))
     assert other.status_code == 409
     assert "different tape" in other.json["error"]
     tape = db.execute("SELECT tape FROM games WHERE uid = 'game-1'").fetchone()["tape"]
@@ -49,81 +51,81 @@ def test_another_tape_under_a_stored_id_is_a_conflict(
 
 
 def test_another_table_sending_a_stored_id_is_a_conflict(
-    client: FlaskClient, table_key: str, other_key: str
+    league_client: FlaskClient, table_key: str, other_key: str
 ) -> None:
-    send(client, table_key, push(1))
-    answer = send(client, other_key, push(1))
+    send(league_client, table_key, push(1))
+    answer = send(league_client, other_key, push(1))
     assert answer.status_code == 409 and "'kitchen'" in answer.json["error"]
 
 
 def test_a_disputed_result_is_stored_but_not_counted(
-    client: FlaskClient, table_key: str, db: Connection
+    league_client: FlaskClient, table_key: str, db: Connection
 ) -> None:
     honest = push(1, "Ann", "Ben", "Cat")
     cheat = push(2, "Ann", "Ben", "Cat")
     loser = next(n for n in seat_names(cheat) if n not in cheat["claimed"]["winners"])
     cheat["claimed"]["vp"][loser] += 20
-    send(client, table_key, honest)
-    answer = send(client, table_key, cheat)
+    send(league_client, table_key, honest)
+    answer = send(league_client, table_key, cheat)
     assert answer.status_code == 201 and answer.json["status"] == "disputed"
     assert any(f"{loser}: the table says" in reason for reason in answer.json["dispute"])
-    standings = client.get("/api/v1/standings").json["standings"]
+    standings = league_client.get("/api/v1/standings").json["standings"]
     assert {row["player"]: row["games"] for row in standings} == {"Ann": 1, "Ben": 1, "Cat": 1}
-    game = client.get("/api/v1/games/game-2").json
+    game = league_client.get("/api/v1/games/game-2").json
     assert game["status"] == "disputed" and all(s["rating"] is None for s in game["seats"])
 
 
 def test_a_tape_that_stops_replaying_is_disputed_with_its_line(
-    client: FlaskClient, table_key: str
+    league_client: FlaskClient, table_key: str
 ) -> None:
     body = push(1)
     body["tape"].insert(3, {"tap": "04FFFFFFFFFFFF", "zone": "base-9"})
-    answer = send(client, table_key, body)
+    answer = send(league_client, table_key, body)
     assert answer.status_code == 201 and answer.json["status"] == "disputed"
     assert answer.json["dispute"][0].startswith("the tape does not replay: line 4")
 
 
-def test_a_voided_game_is_kept_and_not_counted(client: FlaskClient, table_key: str) -> None:
+def test_a_voided_game_is_kept_and_not_counted(league_client: FlaskClient, table_key: str) -> None:
     body = push(1)
     body["tape"] = body["tape"][:40]
     body["status"] = "void"
     del body["claimed"]
-    answer = send(client, table_key, body)
+    answer = send(league_client, table_key, body)
     assert answer.status_code == 201 and answer.json["status"] == "void"
-    assert client.get("/api/v1/standings").json["standings"] == []
+    assert league_client.get("/api/v1/standings").json["standings"] == []
 
 
-def test_guests_play_but_are_not_league_players(client: FlaskClient, table_key: str) -> None:
+def test_guests_play_but_are_not_league_players(league_client: FlaskClient, table_key: str) -> None:
     body = push(1, "Ann", "Ben", "Zed")
     body["guests"] = ["Zed"]
-    assert send(client, table_key, body).status_code == 201
-    names = {p["name"] for p in client.get("/api/v1/players").json["players"]}
+    assert send(league_client, table_key, body).status_code == 201
+    names = {p["name"] for p in league_client.get("/api/v1/players").json["players"]}
     assert names == {"Ann", "Ben"}
-    seats = client.get("/api/v1/games/game-1").json["seats"]
+    seats = league_client.get("/api/v1/games/game-1").json["seats"]
     assert [s["guest"] for s in seats if s["name"] == "Zed"] == [True]
 
 
-def test_one_person_in_two_seats_is_disputed(client: FlaskClient, table_key: str) -> None:
-    answer = send(client, table_key, push(1, "Ann", "ann "))
+def test_one_person_in_two_seats_is_disputed(league_client: FlaskClient, table_key: str) -> None:
+    answer = send(league_client, table_key, push(1, "Ann", "ann "))
     assert answer.status_code == 201 and answer.json["status"] == "disputed"
     assert "same league player" in answer.json["dispute"][0]
 
 
-def test_a_munchkin_cthulhu_tape_is_refused(client: FlaskClient, table_key: str) -> None:
+def test_a_munchkin_cthulhu_tape_is_refused(league_client: FlaskClient, table_key: str) -> None:
     body = push(1)
     body["tape"] = [{"tape": 1, "game": "munchkin-cthulhu", "players": ["A", "B", "C"]}]
     body["claimed"] = {"winners": [], "vp": {"A": 0, "B": 0, "C": 0}}
-    answer = send(client, table_key, body)
+    answer = send(league_client, table_key, body)
     assert answer.status_code == 422 and "Smash Up" in answer.json["error"]
 
 
 def test_pushes_need_a_working_table_key(
-    client: FlaskClient, table_key: str, db: Connection
+    league_client: FlaskClient, table_key: str, db: Connection
 ) -> None:
-    assert client.post("/api/v1/games", json=push(1)).status_code == 401
-    assert send(client, "tk_wrong", push(1)).status_code == 401
+    assert league_client.post("/api/v1/games", json=push(1)).status_code == 401
+    assert send(league_client, "tk_wrong", push(1)).status_code == 401
     revoke_table(db, "kitchen")
-    refused = send(client, table_key, push(1))
+    refused = send(league_client, table_key, push(1))
     assert refused.status_code == 401 and "revoked" in refused.json["error"]
     assert stored(db) == []
 
@@ -142,72 +144,76 @@ def expected_ratings(db: Connection) -> dict[str, tuple[float, float]]:
     return {name: (skill.mu, skill.sigma) for name, skill in final.items()}
 
 
-def served_ratings(client: FlaskClient) -> dict[str, tuple[float, float]]:
-    rows = client.get("/api/v1/standings").json["standings"]
+def served_ratings(league_client: FlaskClient) -> dict[str, tuple[float, float]]:
+    rows = league_client.get("/api/v1/standings").json["standings"]
     return {r["player"]: (r["rating"]["mu"], r["rating"]["sigma"]) for r in rows}
 
 
 def test_voiding_a_game_recomputes_the_ratings(
-    client: FlaskClient, table_key: str, organiser: str, db: Connection
+    league_client: FlaskClient, table_key: str, organiser: str, db: Connection
 ) -> None:
     for seed in range(1, 7):
-        assert send(client, table_key, push(seed, "Ann", "Ben", "Cat")).status_code == 201
-    before = served_ratings(client)
+        assert send(league_client, table_key, push(seed, "Ann", "Ben", "Cat")).status_code == 201
+    before = served_ratings(league_client)
     assert before == expected_ratings(db)
     auth = {"Authorization": f"Bearer {organiser}"}
-    answer = client.post("/api/v1/games/game-2/void", json={"reason": "wrong deck"}, headers=auth)
+    answer = league_client.post(
+        "/api/v1/games/game-2/void", json={"reason": "wrong deck"}, headers=auth
+    )
     assert answer.status_code == 200 and answer.json["was"] == "counted"
-    after = served_ratings(client)
+    after = served_ratings(league_client)
     assert after == expected_ratings(db) and after != before
-    assert sum(r["games"] for r in client.get("/api/v1/standings").json["standings"]) == 15
-    game = client.get("/api/v1/games/game-2").json
+    assert sum(r["games"] for r in league_client.get("/api/v1/standings").json["standings"]) == 15
+    game = league_client.get("/api/v1/games/game-2").json
     assert game["status"] == "void" and game["void_reason"] == "wrong deck"
-    later = client.get("/api/v1/games/game-3").json["seats"]
+    later = league_client.get("/api/v1/games/game-3").json["seats"]
     assert all(s["rating"] is not None for s in later)
 
 
 def test_organiser_actions_need_the_organiser_token(
-    client: FlaskClient, table_key: str, organiser: str
+    league_client: FlaskClient, table_key: str, organiser: str
 ) -> None:
-    send(client, table_key, push(1))
-    assert client.post("/api/v1/games/game-1/void", json={}).status_code == 401
+    send(league_client, table_key, push(1))
+    assert league_client.post("/api/v1/games/game-1/void", json={}).status_code == 401
     wrong = {"Authorization": f"Bearer {table_key}"}
-    assert client.post("/api/v1/games/game-1/void", json={}, headers=wrong).status_code == 403
+    assert (
+        league_client.post("/api/v1/games/game-1/void", json={}, headers=wrong).status_code == 403
+    )
     body = {"from": "Ann", "into": "Ben"}
-    assert client.post("/api/v1/players/merge", json=body, headers=wrong).status_code == 403
-    assert client.get("/api/v1/games/game-1").json["status"] == "counted"
+    assert league_client.post("/api/v1/players/merge", json=body, headers=wrong).status_code == 403
+    assert league_client.get("/api/v1/games/game-1").json["status"] == "counted"
 
 
 def test_merging_two_spellings_moves_games_and_recomputes(
-    client: FlaskClient, table_key: str, organiser: str, db: Connection
+    league_client: FlaskClient, table_key: str, organiser: str, db: Connection
 ) -> None:
-    send(client, table_key, push(1, "Ann", "Ben"))
-    send(client, table_key, push(2, "anne", "Cat"))
-    send(client, table_key, push(3, "Ann", "Cat"))
+    send(league_client, table_key, push(1, "Ann", "Ben"))
+    send(league_client, table_key, push(2, "anne", "Cat"))
+    send(league_client, table_key, push(3, "Ann", "Cat"))
     auth = {"Authorization": f"Bearer {organiser}"}
-    together = client.post(
+    together = league_client.post(
         "/api/v1/players/merge", json={"from": "Ann", "into": "Cat"}, headers=auth
     )
     assert together.status_code == 409 and "two people" in together.json["error"]
-    answer = client.post(
+    answer = league_client.post(
         "/api/v1/players/merge", json={"from": "anne", "into": "ANN"}, headers=auth
     )
     assert answer.status_code == 200 and answer.json["into"] == "Ann"
-    standings = {r["player"]: r for r in client.get("/api/v1/standings").json["standings"]}
+    standings = {r["player"]: r for r in league_client.get("/api/v1/standings").json["standings"]}
     assert set(standings) == {"Ann", "Ben", "Cat"} and standings["Ann"]["games"] == 3
-    assert served_ratings(client) == expected_ratings(db)
+    assert served_ratings(league_client) == expected_ratings(db)
     # a later push under the merged spelling counts for Ann
-    send(client, table_key, push(4, "anne", "Ben"))
-    assert client.get("/api/v1/players/anne").json["player"] == "Ann"
-    assert client.get("/api/v1/players/Ann").json["aliases"] == ["anne"]
-    assert served_ratings(client) == expected_ratings(db)
+    send(league_client, table_key, push(4, "anne", "Ben"))
+    assert league_client.get("/api/v1/players/anne").json["player"] == "Ann"
+    assert league_client.get("/api/v1/players/Ann").json["aliases"] == ["anne"]
+    assert served_ratings(league_client) == expected_ratings(db)
 
 
 def test_incremental_ratings_equal_the_server_s_own_recomputation(
-    client: FlaskClient, table_key: str, db: Connection
+    league_client: FlaskClient, table_key: str, db: Connection
 ) -> None:
     for seed in range(1, 9):
-        send(client, table_key, push(seed))
+        send(league_client, table_key, push(seed))
     changes = "SELECT * FROM rating_changes ORDER BY game_id, player_id"
     incremental = db.execute(changes).fetchall()
     with db.transaction():
@@ -215,16 +221,21 @@ def test_incremental_ratings_equal_the_server_s_own_recomputation(
     assert db.execute(changes).fetchall() == incremental
 
 
-def test_a_new_season_starts_afresh(client: FlaskClient, table_key: str, organiser: str) -> None:
-    send(client, table_key, push(1, "Ann", "Ben"))
+def test_a_new_season_starts_afresh(
+    league_client: FlaskClient, table_key: str, organiser: str
+) -> None:
+    send(league_client, table_key, push(1, "Ann", "Ben"))
     auth = {"Authorization": f"Bearer {organiser}"}
-    made = client.post("/api/v1/seasons", json={"name": "Spring"}, headers=auth)
+    made = league_client.post("/api/v1/seasons", json={"name": "Spring"}, headers=auth)
     assert made.status_code == 201
-    assert client.post("/api/v1/seasons", json={"name": "Spring"}, headers=auth).status_code == 409
-    answer = send(client, table_key, push(2, "Ann", "Ben"))
+    assert (
+        league_client.post("/api/v1/seasons", json={"name": "Spring"}, headers=auth).status_code
+        == 409
+    )
+    answer = send(league_client, table_key, push(2, "Ann", "Ben"))
     assert answer.json["season"] == "Spring"
-    spring = client.get("/api/v1/standings").json
+    spring = league_client.get("/api/v1/standings").json
     assert spring["season"] == "Spring" and all(r["games"] == 1 for r in spring["standings"])
-    first = client.get("/api/v1/standings?season=Season 1").json["standings"]
+    first = league_client.get("/api/v1/standings?season=Season 1").json["standings"]
     assert all(r["games"] == 1 for r in first)
-    assert client.get("/api/v1/standings?season=Winter").status_code == 404
+    assert league_client.get("/api/v1/standings?season=Winter").status_code == 404

@@ -18,62 +18,66 @@ from tests.league.games import push
 from tests.league.test_ingest import send
 
 
-def _played(client: FlaskClient, key: str) -> dict[str, object]:
+def _played(league_client: FlaskClient, key: str) -> dict[str, object]:
     for seed in (1, 2, 3):
-        assert send(client, key, push(seed, "Ann", "Ben", "Cat")).status_code == 201
+        assert send(league_client, key, push(seed, "Ann", "Ben", "Cat")).status_code == 201
     return push(3, "Ann", "Ben", "Cat")
 
 
-def test_the_standings_board_lists_players_best_first(client: FlaskClient, table_key: str) -> None:
-    _played(client, table_key)
-    page = client.get("/")
+def test_the_standings_board_lists_players_best_first(
+    league_client: FlaskClient, table_key: str
+) -> None:
+    _played(league_client, table_key)
+    page = league_client.get("/")
     assert page.status_code == 200
     text = page.get_data(as_text=True)
     assert 'http-equiv="refresh"' in text
-    best = client.get("/api/v1/standings").json["standings"][0]["player"]
+    best = league_client.get("/api/v1/standings").json["standings"][0]["player"]
     rows = re.findall(r'<td><a href="/players/(\w+)">', text)
     assert rows[0] == best and sorted(rows) == ["Ann", "Ben", "Cat"]
 
 
-def test_recent_games_show_a_vp_chart_per_game(client: FlaskClient, table_key: str) -> None:
-    _played(client, table_key)
-    text = client.get("/games").get_data(as_text=True)
+def test_recent_games_show_a_vp_chart_per_game(league_client: FlaskClient, table_key: str) -> None:
+    _played(league_client, table_key)
+    text = league_client.get("/games").get_data(as_text=True)
     assert text.count("<svg") == 3
     assert text.count("<polyline") == 9  # three players, three games
 
 
 def test_a_game_page_shows_seats_factions_and_rating_changes(
-    client: FlaskClient, table_key: str
+    league_client: FlaskClient, table_key: str
 ) -> None:
-    last = _played(client, table_key)
-    text = client.get("/games/game-3").get_data(as_text=True)
+    last = _played(league_client, table_key)
+    text = league_client.get("/games/game-3").get_data(as_text=True)
     factions = [f for chosen in last["tape"][0]["factions"].values() for f in chosen]  # type: ignore[index]
     assert all(faction_name(f) in text for f in factions)
     assert "Rating before" in text and "<svg" in text
 
 
-def test_the_factions_page_shows_rates_with_intervals(client: FlaskClient, table_key: str) -> None:
-    _played(client, table_key)
-    text = client.get("/factions").get_data(as_text=True)
+def test_the_factions_page_shows_rates_with_intervals(
+    league_client: FlaskClient, table_key: str
+) -> None:
+    _played(league_client, table_key)
+    text = league_client.get("/factions").get_data(as_text=True)
     assert "Faction pairs" in text and text.count('class="interval"') >= 6
-    stats = client.get("/api/v1/factions").json
+    stats = league_client.get("/api/v1/factions").json
     assert sum(row["games"] for row in stats["pairs"]) == 9
     assert all(
         row["interval"][0] <= row["win_rate"] <= row["interval"][1] for row in stats["factions"]
     )
 
 
-def test_a_player_page_charts_the_rating(client: FlaskClient, table_key: str) -> None:
-    _played(client, table_key)
-    text = client.get("/players/ben").get_data(as_text=True)
+def test_a_player_page_charts_the_rating(league_client: FlaskClient, table_key: str) -> None:
+    _played(league_client, table_key)
+    text = league_client.get("/players/ben").get_data(as_text=True)
     assert "<h1>Ben</h1>" in text and "rating" in text and text.count("/games/game-") >= 3
 
 
-def test_pages_escape_what_tables_send(client: FlaskClient, table_key: str) -> None:
+def test_pages_escape_what_tables_send(league_client: FlaskClient, table_key: str) -> None:
     body = push(4, "<b>Ann</b>", "Ben")
-    assert send(client, table_key, body).status_code == 201
+    assert send(league_client, table_key, body).status_code == 201
     for path in ("/", "/games", "/games/game-4"):
-        text = client.get(path).get_data(as_text=True)
+        text = league_client.get(path).get_data(as_text=True)
         assert "<b>Ann</b>" not in text and "&lt;b&gt;Ann&lt;/b&gt;" in text
 
 
