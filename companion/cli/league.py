@@ -7,7 +7,13 @@ commands are added only when their packages import.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import click
+
+from companion.cli.common import DEFAULT_DB, fail
+from companion.errors import CompanionError
+from companion.storage.store import EventStore
 
 try:
     from companion.cli.league_server import COMMANDS as SERVER_COMMANDS
@@ -35,6 +41,31 @@ class LeagueGroup(click.Group):
 @click.group(cls=LeagueGroup)
 def league() -> None:
     """The league: many tables, one standings board, on PostgreSQL."""
+
+
+@league.command()
+@click.option("--db", default=DEFAULT_DB, show_default=True, help="The table's SQLite file.")
+@click.option("--limit", default=20, show_default=True, help="How many, newest first.")
+def outbox(db: str, limit: int) -> None:
+    """This table's games for the league: sent, waiting (and why) or refused (and why)."""
+    if not Path(db).is_file():
+        fail(f"there is no table database at {db}; give the table's file with --db")
+    try:
+        with EventStore.open(db) as store:
+            entries = store.outbox(limit=limit)
+            names, fetched = store.league_players()
+    except CompanionError as exc:
+        fail(str(exc))
+    if not entries:
+        click.echo("the outbox is empty (no game has ended with a [league] in the config)")
+    for entry in entries:
+        state = entry.state
+        if entry.state == "pending" and entry.attempts:
+            state = f"waiting, {entry.attempts} attempts"
+        detail = entry.last_error if entry.state != "sent" else (entry.answer or {}).get("status")
+        click.echo(f"{entry.uid}\t{entry.status}\t{state}\t{detail or ''}")
+    if fetched is not None:
+        click.echo(f"{len(names)} league player names cached")
 
 
 for _command in SERVER_COMMANDS:

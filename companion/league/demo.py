@@ -1,6 +1,7 @@
 """``companion league demo``: a league night on one machine. A throwaway PostgreSQL cluster,
 the league server (gunicorn, several workers) on loopback, and simulated tables that play
-and ship games, so the standings board fills up while you watch.
+games as real tables do (their own SQLite file, the outbox, the shipper), so the standings
+board fills up while you watch.
 """
 
 from __future__ import annotations
@@ -8,18 +9,21 @@ from __future__ import annotations
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from companion.errors import CompanionError
 from companion.league.admin import add_table, new_organiser_token
-from companion.league.client import Answer, request
+from companion.league.client import request
 from companion.league.cluster import Cluster
 from companion.league.database import connect
+from companion.league.demotable import DemoTable
 from companion.league.server import prepare
-from companion.league.simtables import SimulatedTable
+from companion.storage.outbox import OutboxEntry
 
 Echo = Callable[[str], None]
 READY_S = 60.0
@@ -81,13 +85,12 @@ def run_demo(
     workers: int = 2,
     pace: float = 6.0,
     games: int | None = None,
-    cheat_rate: float = 0.03,
 ) -> dict[str, Any]:
-    """Run until ``games`` games per table were shipped (``None``: until Ctrl-C); returns the
-    final standings as the API gives them."""
+    """Run until ``games`` games per table were played and shipped (``None``: until Ctrl-C);
+    returns the final standings as the API gives them."""
     if not port_is_free(port):
         raise ServerFailed(f"port {port} is taken on 127.0.0.1; choose another with --port")
-    with Cluster() as cluster:
+    with Cluster() as cluster, tempfile.TemporaryDirectory(prefix="league-tables-") as folder:
         conninfo = cluster.conninfo()
         prepare(conninfo)
         with connect(conninfo) as conn:
@@ -100,61 +103,57 @@ def run_demo(
             echo(f"league board: {url}/  (games: {url}/games, factions: {url}/factions)")
             echo(f"API: {url}/api/v1/openapi.json ; organiser token for this demo: {token}")
             echo(f"database: {conninfo}")
-            _play(echo, url, keys, pace=pace, games=games, cheat_rate=cheat_rate)
+            playing = [
+                DemoTable(
+                    Path(folder),
+                    name,
+                    url,
+                    key,
+                    stop=threading.Event(),
+                    seed=n,
+                    pace=pace,
+                    games=games,
+                )  # fmt: skip
+                for n, (name, key) in enumerate(keys.items(), start=1)
+            ]
+            _play(echo, playing)
             final = request("GET", f"{url}/api/v1/standings").body
         finally:
             stop_server(server)
     return dict(final) if isinstance(final, dict) else {}
 
 
-def _play(
-    echo: Echo,
-    url: str,
-    keys: dict[str, str],
-    *,
-    pace: float,
-    games: int | None,
-    cheat_rate: float,
-) -> None:
-    stop = threading.Event()
-    lock = threading.Lock()
-
-    def heard(table: str, push: dict[str, Any], answer: Answer) -> None:
-        with lock:
-            echo(_said(table, push, answer))
-
-    players = [
-        SimulatedTable(
-            url,
-            name,
-            key,
-            stop=stop,
-            heard=heard,
-            seed=n,
-            pace=pace,
-            games=games,
-            cheat_rate=cheat_rate,
-        )
-        for n, (name, key) in enumerate(keys.items(), start=1)
-    ]
-    for table in players:
+def _play(echo: Echo, playing: list[DemoTable]) -> None:
+    """Start the tables and tell each game the league answered, until all are done."""
+    for table in playing:
         table.start()
     try:
-        while any(table.is_alive() for table in players):
+        while not all(table.idle for table in playing):
+            for table in playing:
+                for entry in table.newly_shipped():
+                    echo(_said(table.table, entry))
             time.sleep(0.2)
+        for table in playing:
+            for entry in table.newly_shipped():
+                echo(_said(table.table, entry))
     except KeyboardInterrupt:
-        echo("stopping: the tables finish, the server and the database go")
+        echo("stopping: the tables stop, the server and the database go")
     finally:
-        stop.set()
-        for table in players:
+        for table in playing:
+            table.stop.set()
+        for table in playing:
             table.join(30)
+            table.close()
 
 
-def _said(table: str, push: dict[str, Any], answer: Answer) -> str:
-    if not answer.ok:
-        return f"[{table}] {push['id']}: refused ({answer.error})"
+def _said(table: str, entry: OutboxEntry) -> str:
+    push = entry.payload
+    if entry.state == "refused":
+        return f"[{table}] {entry.uid}: refused ({entry.last_error})"
+    if push["status"] == "void":
+        return f"[{table}] a game abandoned unfinished: void"
     vp = push["claimed"]["vp"]
     scores = ", ".join(f"{name} {points}" for name, points in vp.items())
     winners = " and ".join(push["claimed"]["winners"]) or "nobody"
-    status = answer.body.get("status") if isinstance(answer.body, dict) else "?"
+    status = (entry.answer or {}).get("status", "?")
     return f"[{table}] {winners} won ({scores}): {status}"

@@ -1,5 +1,6 @@
-"""Simulated tables for the demo, the tests and the benchmarks: each plays whole games with
-our simulator, claims the result its tracker computed, and ships them to a league server.
+"""Simulated pushes for the tests and the benchmarks: whole games played by our simulator,
+with the result a table's tracker would claim, shipped straight to a league server (the demo's
+tables go through the real outbox and shipper: :mod:`companion.league.demotable`).
 """
 
 from __future__ import annotations
@@ -7,7 +8,7 @@ from __future__ import annotations
 import random
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from companion.league.client import Answer, Backoff, push_game
@@ -72,40 +73,3 @@ def ship(
             return answer
         stop.wait(backoff.next_wait())
     return None
-
-
-class SimulatedTable(threading.Thread):
-    """A table playing ``games`` games (``None``: until stopped), one every ``pace`` seconds
-    (give or take half), shipping each; ``heard`` gets every answer."""
-
-    def __init__(
-        self,
-        url: str,
-        name: str,
-        key: str,
-        *,
-        stop: threading.Event,
-        heard: Callable[[str, dict[str, Any], Answer], None],
-        seed: int = 0,
-        pace: float = 5.0,
-        games: int | None = None,
-        cheat_rate: float = 0.0,
-    ) -> None:
-        super().__init__(name=f"table-{name}", daemon=True)
-        self.url, self.table, self.key = url, name, key
-        self.stop, self.heard = stop, heard
-        self.rng = random.Random(seed)
-        self.pace, self.games, self.cheat_rate = pace, games, cheat_rate
-        self.played = 0
-
-    def run(self) -> None:
-        while not self.stop.is_set() and (self.games is None or self.played < self.games):
-            push = simulated_push(self.rng, f"{self.table}-{self.played + 1:05d}")
-            if self.rng.random() < self.cheat_rate:
-                push = tampered(push)
-            self.stop.wait(self.pace * self.rng.uniform(0.5, 1.5))
-            answer = ship(self.url, self.key, push, stop=self.stop)
-            if answer is None:
-                return
-            self.played += 1
-            self.heard(self.table, push, answer)

@@ -7,14 +7,19 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 from flask.testing import FlaskClient
 
 from companion.catalogue.cards import Catalogue
+from companion.cli.main import main
 from companion.cli.table import open_table
 from companion.errors import CompanionError
 from companion.hardware.config import ConfigError, LeagueConfig, load_table_config
+from companion.storage.store import EventStore
 from companion.table.service import TableService
 from tests.conftest import AUTH
+from tests.league.games import push
+from tests.league.test_outbox import play
 
 ZONES = '[zones.base-1]\nreader = "sim:"\n[zones.base-2]\nreader = "sim:"\n'
 
@@ -95,3 +100,20 @@ def test_a_seat_can_play_as_a_guest(
     assert "guests" not in service.live.store.game(plain.json["game_id"]).header
     wrong = client.post("/api/games", json=_setup_body("yes"), headers=AUTH)
     assert wrong.status_code == 400 and '"guest"' in wrong.json["error"]
+
+
+def test_the_outbox_command_lists_what_waits_and_why(tmp_path: Path, catalogue: Catalogue) -> None:
+    db = tmp_path / "table.db"
+    with EventStore.open(db) as store:
+        store.league_outbox = True
+        play(store, push(1)["tape"], catalogue)
+        [entry] = store.outbox()
+        store.outbox_retry(entry.id, "the league server cannot be reached", 0.0)
+    shown = CliRunner().invoke(main, ["league", "outbox", "--db", str(db)])
+    assert shown.exit_code == 0
+    assert f"{entry.uid}\tfinished\twaiting, 1 attempts\tthe league server cannot be reached" in (
+        shown.output
+    )
+    missing = CliRunner().invoke(main, ["league", "outbox", "--db", str(tmp_path / "no.db")])
+    assert missing.exit_code == 1 and "no table database" in missing.output
+    assert not (tmp_path / "no.db").exists()
