@@ -19,12 +19,12 @@ try:
     from companion.cli.league_server import COMMANDS as SERVER_COMMANDS
 
     SERVER_MISSING: str | None = None
-except ModuleNotFoundError as exc:  # the table's install: no PostgreSQL driver, no gunicorn
+except ImportError as exc:  # a table's install: no PostgreSQL driver, no gunicorn (or no libpq)
     SERVER_COMMANDS = ()
-    SERVER_MISSING = exc.name or "a package of the league extra"
+    SERVER_MISSING = exc.name or str(exc)
 
 SERVER_NAMES = ("serve", "migrate", "table", "organiser-token", "season", "void", "merge", "demo")
-INSTALL = "pip install 'table-companion[league]'"
+INSTALL = "sudo apt-get install libpq5; pip install 'table-companion[league]'"
 
 
 class LeagueGroup(click.Group):
@@ -33,7 +33,7 @@ class LeagueGroup(click.Group):
         if found is None and SERVER_MISSING is not None and cmd_name in SERVER_NAMES:
             raise click.UsageError(
                 f"`companion league {cmd_name}` is the league server's: it needs the league "
-                f"extra ({SERVER_MISSING} is missing): {INSTALL}"
+                f"extra and Debian's libpq5 ({SERVER_MISSING} is missing): {INSTALL}"
             )
         return found
 
