@@ -51,6 +51,8 @@ class Shipper:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._roster_due = 0.0
+        self._unreachable = 0  #: connection failures in a row
+        self._resume_at = 0.0  #: no attempt before this while the server is unreachable
 
     def start(self) -> None:
         self._thread = threading.Thread(target=self._run, name="league-shipper", daemon=True)
@@ -75,6 +77,8 @@ class Shipper:
         """Send every entry that is due, oldest first; returns how many the league took. An
         unreachable server ends the round (the next entries would fail the same way)."""
         now = self.clock()
+        if now < self._resume_at:
+            return 0
         taken = 0
         for entry in self.store.outbox_due(now, settled_before=now - self.settle):
             if self._stop.is_set():
@@ -82,8 +86,13 @@ class Shipper:
             try:
                 answer = push_game(self.url, self.key, entry.payload)
             except OSError as exc:
-                self._later(entry, f"the league server cannot be reached ({exc})")
+                # the whole table waits, not just this game: one knock per wait, not one per game
+                self._unreachable += 1
+                self._resume_at = self._later(
+                    entry, f"the league server cannot be reached ({exc})", self._unreachable - 1
+                )
                 break
+            self._unreachable = 0
             taken += self._record(entry, answer)
         return taken
 
@@ -95,15 +104,20 @@ class Shipper:
             return 1
         if answer.retry or answer.status == 401:
             # busy, restarting, or this table's key is wrong: nothing wrong with the game
-            self._later(entry, f"the league answered {answer.status}: {answer.error}")
+            self._later(
+                entry, f"the league answered {answer.status}: {answer.error}", entry.attempts
+            )
             return 0
         self.store.outbox_refused(entry.id, f"{answer.status}: {answer.error}")
         log.warning("league: game %s refused: %s", entry.uid, answer.error)
         return 0
 
-    def _later(self, entry: OutboxEntry, error: str) -> None:
-        wait = min(self.most, self.first * 2.0 ** min(entry.attempts, 30))
-        self.store.outbox_retry(entry.id, error, self.clock() + wait * self.rng.uniform(0.5, 1.0))
+    def _later(self, entry: OutboxEntry, error: str, failures: int) -> float:
+        """Try ``entry`` again after a wait that doubles with ``failures``; returns when."""
+        wait = min(self.most, self.first * 2.0 ** min(failures, 30))
+        when = self.clock() + wait * self.rng.uniform(0.5, 1.0)
+        self.store.outbox_retry(entry.id, error, when)
+        return when
 
     def refresh_roster(self) -> bool:
         """Fetch the league's player names into the cache; whether it worked."""
