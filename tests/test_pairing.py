@@ -188,6 +188,7 @@ def test_pairing_with_the_end_turn_button_gives_a_working_token(
         "button": True,
         "waiting": False,
         "seconds": 60,
+        "controls": False,
     }
     asked = client.post("/api/pairing")
     assert asked.status_code == 201
@@ -204,6 +205,8 @@ def test_pairing_with_the_end_turn_button_gives_a_working_token(
     assert granted["state"] == "granted"
     assert end_turn(client, granted["token"]) == 200
     assert service.version == 1
+    asking = client.get("/api/pairing", headers={TOKEN_HEADER: granted["token"]})
+    assert asking.get_json()["controls"] is True  # how a page learns its token still works
     assert len(service.store.paired_tablets()) == 1
     again = client.post("/api/pairing/claim", json={"pairing": body["pairing"]})
     assert again.status_code == 404 and "tap Ask to control again" in again.get_json()["error"]

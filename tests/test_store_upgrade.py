@@ -1,7 +1,7 @@
-"""Updating keeps the games: a store made by the previous schema (version 1, the only one
-before paired tablets) is copied with SQLite's backup API, then migrated, and every game in it
-replays as before. The old schema is written out here as it was (from the history of the
-store's module), not made by today's code."""
+"""Updating keeps the games: a store made by an earlier schema (version 1, the first; version
+2, with the league's outbox) is copied with SQLite's backup API, then migrated to today's
+(paired tablets), and every game in it replays as before. The old schemas are written out here
+as they were (from the history of the store's modules), not made by today's code."""
 
 from __future__ import annotations
 
@@ -50,23 +50,43 @@ INSERT INTO "_sqlite_migrations" (migration_set, name, applied_at)
     VALUES ('companion', '0001-initial', '2025-03-01 20:00:00.000000+00:00');
 INSERT INTO meta (key, value) VALUES ('schema_version', '1');
 """
+#: what migration "0002-league-outbox" added to version 1
+SCHEMA_V2 = """
+ALTER TABLE "games" ADD COLUMN "void" INTEGER NOT NULL DEFAULT 0;
+CREATE TABLE "outbox" (
+   "id" INTEGER PRIMARY KEY, "game_id" INTEGER NOT NULL REFERENCES "games"("id"),
+   "uid" TEXT NOT NULL, "status" TEXT NOT NULL, "payload" TEXT NOT NULL, "queued" REAL NOT NULL,
+   "state" TEXT NOT NULL DEFAULT 'pending', "attempts" INTEGER NOT NULL DEFAULT 0,
+   "next_try" REAL NOT NULL DEFAULT 0.0, "last_error" TEXT, "sent" REAL, "answer" TEXT);
+CREATE INDEX "idx_outbox_state_next_try" ON "outbox" ("state", "next_try");
+INSERT INTO "_sqlite_migrations" (migration_set, name, applied_at)
+    VALUES ('companion', '0002-league-outbox', '2025-06-01 20:00:00.000000+00:00');
+INSERT INTO meta (key, value) VALUES ('table_uid', '0aeecf1b91c44ef4');
+INSERT INTO outbox (game_id, uid, status, payload, queued)
+    VALUES (1, '0aeecf1b91c44ef4-1', 'finished', '{}', 600);
+"""
+SCHEMAS = {1: [SCHEMA_V1], 2: [SCHEMA_V1, SCHEMA_V2]}
 #: 2025-03-01 21:00:00 UTC, when the update runs
 NOW = 1740862800.0
 EXAMPLES = ("oops-2p", "munchkin-3p", "cthulhu-3p")
 
 
-def old_store(path: Path, catalogue: Catalogue, *, unfinished: str = "munchkin-3p") -> dict:
-    """A version-1 store holding the example games as the table would have stored them (the
-    last one cut short: a game in progress), and a binding and a read; returns each game's
+def old_store(
+    path: Path, catalogue: Catalogue, version: int = 1, *, unfinished: str = "munchkin-3p"
+) -> dict:
+    """A store of schema ``version`` holding the example games as the table would have stored
+    them (one cut short: a game in progress), and a binding and a read; returns each game's
     final state document by game id."""
     conn = sqlite3.connect(path)
     conn.execute("PRAGMA journal_mode=WAL")
     conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-    conn.executescript(SCHEMA_V1)
+    conn.executescript(SCHEMAS[version][0])
     documents = {}
     for name in EXAMPLES:
         game_id, document = store_tape(conn, name, catalogue, cut=name == unfinished)
         documents[game_id] = document
+    for changes in SCHEMAS[version][1:]:
+        conn.executescript(changes)
     conn.execute("INSERT INTO bindings VALUES ('04A1B2C3', 'core/ninja-master', 'Ann', 1.0)")
     conn.execute(
         "INSERT INTO reads (zone, uid, kind, at, recorded) VALUES ('base-1', 'AB', 'arrived', 1, 2)"
@@ -109,15 +129,17 @@ def store_tape(conn: sqlite3.Connection, name: str, catalogue: Catalogue, *, cut
     return game_id, state_document(game.state, catalogue)
 
 
+@pytest.mark.parametrize("version", sorted(SCHEMAS))
 def test_an_old_store_is_copied_then_upgraded_keeping_every_game(
-    tmp_path: Path, catalogue: Catalogue
+    tmp_path: Path, catalogue: Catalogue, version: int
 ) -> None:
     path = tmp_path / "companion.db"
-    documents = old_store(path, catalogue)
+    documents = old_store(path, catalogue, version)
     with EventStore.open(path, clock=lambda: NOW) as store:
         copy = store.migration_backup
         assert copy == tmp_path / "companion.db.backup-20250301T210000Z"
-        assert store.db.execute("SELECT value FROM meta").fetchone()[0] == schema.SCHEMA_VERSION
+        version_now = "SELECT value FROM meta WHERE key = 'schema_version'"
+        assert store.db.execute(version_now).fetchone()[0] == schema.SCHEMA_VERSION
         assert "tablets" in store.db.table_names()
         assert len(store.games()) == len(EXAMPLES)
         for game_id, document in documents.items():
@@ -126,6 +148,8 @@ def test_an_old_store_is_copied_then_upgraded_keeping_every_game(
         open_game = store.latest_open_game()
         assert open_game is not None and open_game.game == "smashup"
         assert store.binding("04a1b2c3") is not None
+        if version >= 2:  # the league's outbox and this table's id are kept
+            assert [entry.uid for entry in store.outbox()] == ["0aeecf1b91c44ef4-1"]
         store.pair_tablet("button")  # the new table works
     assert copy is not None and copy.stat().st_mode & 0o777 == 0o600
     backup = sqlite3.connect(f"file:{copy}?mode=ro", uri=True)
@@ -182,6 +206,6 @@ def test_no_copy_no_migration(tmp_path: Path, catalogue: Catalogue) -> None:
         EventStore.open(path, clock=lambda: NOW)
     assert backup_path(path, NOW).is_symlink()  # not ours: left alone
     conn = sqlite3.connect(path)
-    assert conn.execute("SELECT value FROM meta").fetchone()[0] == "1"
+    assert conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()[0] == "1"
     assert "tablets" not in {row[0] for row in conn.execute("SELECT name FROM sqlite_master")}
     conn.close()

@@ -15,6 +15,7 @@ from companion.errors import CompanionError, StoreError
 from companion.hardware.config import TableConfig, load_table_config
 from companion.hardware.feedback import open_feedback
 from companion.hardware.network import LOOPBACK, table_address
+from companion.league.shipper import Shipper
 from companion.storage.session import LiveGame
 from companion.storage.store import EventStore
 from companion.storage.tokens import TokenFile, load_or_create_token, token_path, write_new_token
@@ -71,6 +72,7 @@ def open_table(config: TableConfig, db: str | None) -> TableService:
     """
     catalogue = load_catalogue()
     store = EventStore.open(db or config.db)
+    store.league_outbox = config.league is not None  # before a resume may finish a game
     if store.migration_backup is not None:
         click.echo(
             f"the games database was updated; its copy from before: {store.migration_backup}"
@@ -129,10 +131,18 @@ def serve(table_file: Path | None, simulate: bool, db: str | None, port: int | N
     dashboard = _dashboard(service, config, db, port, simulate)
     service.listen(_say)
     service.start()
+    shipper = None
+    if config.league is not None:
+        league = config.league
+        shipper = Shipper(service.store, league.url, league.table_key, settle=league.settle_s)
+        shipper.start()
+        click.echo(f"finished games are shipped to the league at {league.url}")
     _announce(service, dashboard)
     try:
         dashboard.run_until_stopped()
     finally:
+        if shipper is not None:
+            shipper.stop()
         service.stop()
         service.store.close()
     click.echo("table stopped; every game is stored")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import pwd
+import secrets
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -19,7 +20,7 @@ from companion.storage.backup import back_up
 
 APPLICATION_ID = 0x54434D50
 """``PRAGMA application_id`` of our files ("TCMP", big-endian at offset 68 of the header)."""
-SCHEMA_VERSION = "2"
+SCHEMA_VERSION = "3"
 """What ``meta.schema_version`` says once every migration below has run."""
 _MAGIC = b"SQLite format 3\x00"
 _HEADER_BYTES = 108  # the 100-byte file header plus page 1's b-tree header (the schema table)
@@ -61,7 +62,28 @@ def _initial(db: Database) -> None:
     db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
 
 
-@migrations(name="0002-tablets")
+@migrations(name="0002-league-outbox")
+def _league_outbox(db: Database) -> None:
+    """Finished games waiting to be shipped to a league server; the file's own id, which makes
+    its games' ids unique across tables; voided games."""
+    db.table("games").add_column("void", int, not_null_default=0)
+    # fmt: off
+    db.table("outbox").create(
+        {"id": int, "game_id": int, "uid": str, "status": str, "payload": str, "queued": float,
+         "state": str, "attempts": int, "next_try": float, "last_error": str, "sent": float,
+         "answer": str},
+        pk="id",
+        not_null=["game_id", "uid", "status", "payload", "queued", "state", "attempts",
+                  "next_try"],
+        defaults={"state": "pending", "attempts": 0, "next_try": 0.0},
+        foreign_keys=[("game_id", "games", "id")],
+    )
+    # fmt: on
+    db.table("outbox").create_index(["state", "next_try"])
+    db.execute("INSERT INTO meta (key, value) VALUES ('table_uid', ?)", [secrets.token_hex(8)])
+
+
+@migrations(name="0003-tablets")
 def _tablets(db: Database) -> None:
     """Tablets paired at the table (their keys' hashes: a copied file gives no control)."""
     db.table("tablets").create(
@@ -69,7 +91,7 @@ def _tablets(db: Database) -> None:
         pk="key_hash",
         not_null=["paired", "via"],
     )
-    db.execute("UPDATE meta SET value = '2' WHERE key = 'schema_version'")
+    db.execute("UPDATE meta SET value = '3' WHERE key = 'schema_version'")
 
 
 def check_file(path: Path) -> None:

@@ -176,8 +176,12 @@ class TableService:
             self.feedback.ignored()
 
     def replace_game(self, live: LiveGame) -> None:
-        """A new game starts at this table (the readers keep running)."""
+        """A new game starts at this table (the readers keep running); the one it replaces, if
+        unfinished, is void."""
         with self._lock:
+            before = self.live
+            if before is not None and live.game_id != before.game_id:
+                before.abandon()
             self.live = live
             self._document = None
             self.enrolment = None

@@ -14,7 +14,19 @@ from flask import Flask
 from companion.storage.tokens import TokenFile
 from companion.table.demo import DemoPlayer
 from companion.table.service import TableService
-from companion.web import api, auth, enrol, errors, history, live, pairing, readers, setup, sim
+from companion.web import (
+    api,
+    auth,
+    enrol,
+    errors,
+    history,
+    league,
+    live,
+    pairing,
+    readers,
+    setup,
+    sim,
+)
 from companion.web.auth import HEADER as TOKEN_HEADER
 from companion.web.table import EXTENSION, Table
 
@@ -50,6 +62,6 @@ def create_app(
 
     errors.init_app(app)
     auth.init_app(app)
-    for module in (live, api, setup, history, enrol, readers, sim, pairing):
+    for module in (live, api, setup, history, enrol, readers, sim, league, pairing):
         app.register_blueprint(module.bp)
     return app

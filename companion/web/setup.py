@@ -14,6 +14,7 @@ from companion.table.games import game_header, simulated_tags
 from companion.web import setup_cthulhu as cthulhu
 from companion.web.body import COLOUR, check, json_body, maybe, need
 from companion.web.errors import BadRequest
+from companion.web.league import guests_of
 from companion.web.table import table
 
 bp = Blueprint("setup", __name__)
@@ -49,9 +50,13 @@ def new_game() -> tuple[Response, int]:
         return jsonify(game_id=started.game_id, base_deck=[], zones=header["zones"]), 201
     if game != "smashup":
         raise BadRequest(f'"game" is "smashup" or "{CTHULHU}", not {game!r}')
-    players, colours = parse_players(need(body, "players", list), catalogue)
+    entries = need(body, "players", list)
+    players, colours = parse_players(entries, catalogue)
     zones = choose_zones(maybe(body, "zones", int), running.service.readers)
     header = new_header(players, colours, zones, store, catalogue)
+    guests = guests_of(entries, players)
+    if guests:  # played without a league name: the league does not rate them
+        header["guests"] = guests
     if running.simulated:  # every card of the chosen factions gets a simulated tag
         header = simulated_tags(header, players, catalogue)
     started = LiveGame.start(store, header, catalogue)
