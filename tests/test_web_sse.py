@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import socket
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -14,7 +15,7 @@ import pytest
 from flask import Flask
 
 from companion.table.service import TableService
-from companion.web.server import Dashboard
+from companion.web.server import UNACKNOWLEDGED_MS, Dashboard
 from companion.web.stream import events
 from companion.web.table import EXTENSION, Table
 from tests.conftest import AUTH, TOKEN
@@ -291,3 +292,20 @@ def test_a_state_is_never_sent_twice() -> None:
     assert next(stream).startswith(b"id: 2\n")
     stream.close()
     assert quiet.listeners == []
+
+
+@pytest.mark.skipif(not hasattr(socket, "TCP_USER_TIMEOUT"), reason="Linux only")
+def test_a_stream_whose_tablet_vanished_is_dropped_by_the_kernel(dashboard: Dashboard) -> None:
+    """A tablet off the Wi-Fi never closes its stream: every accepted connection carries
+    TCP_USER_TIMEOUT, so the ping nobody acknowledges ends it (and frees its thread) in 30 s."""
+    stream = Stream(dashboard.port)
+    stream.state()
+    accepted = [
+        channel.socket
+        for channel in list(dashboard._map.values())
+        if getattr(channel, "addr", None) and hasattr(channel, "requests")
+    ]
+    assert accepted
+    for sock in accepted:
+        assert sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_USER_TIMEOUT) == UNACKNOWLEDGED_MS
+    stream.close()

@@ -36,8 +36,10 @@ DEFAULTS: dict[str, Any] = {
     "SSE_PING_SECONDS": 15.0,
     "JSON_SORT_KEYS": False,
     "MAX_CONTENT_LENGTH": 1 << 20,
-    #: event streams served at once (the server's threads are sized for them)
-    "MAX_STREAMS": 8,
+    #: event streams served at once (the server's threads are sized for them): a few tablets,
+    #: players' phones, a TV, and streams of tablets that went away not yet noticed (the load
+    #: test holds 20)
+    "MAX_STREAMS": 24,
 }
 
 

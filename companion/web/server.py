@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 import signal
+import socket
 import threading
 from typing import Any
 
@@ -36,6 +37,18 @@ REQUEST_THREADS = 4
 LOOP_SECONDS = 1.0
 #: how long closing waits for requests under way to finish
 CLOSE_SECONDS = 5.0
+#: a tablet that left the Wi-Fi never closes its stream: the next ping's bytes go unanswered,
+#: and after this long without an acknowledgement the kernel drops the connection (and frees
+#: its thread) instead of retrying for many minutes
+UNACKNOWLEDGED_MS = 30_000
+SOCKET_OPTIONS = [
+    (socket.IPPROTO_TCP, socket.TCP_NODELAY, 1),
+    *(
+        [(socket.IPPROTO_TCP, socket.TCP_USER_TIMEOUT, UNACKNOWLEDGED_MS)]
+        if hasattr(socket, "TCP_USER_TIMEOUT")  # Linux
+        else []
+    ),
+]
 
 
 class Dashboard:
@@ -74,6 +87,8 @@ class Dashboard:
         except OSError:  # e.g. the port is taken: what waitress opened so far is in the map
             wasyncore.close_all(self._map)
             raise
+        # not a keyword of create_server: every accepted connection gets the adjustments' options
+        self.server.adj.socket_options = SOCKET_OPTIONS
         self.port = _port(self.server)
         self.address = table_address(host, self.port)
         self.demo = demo
