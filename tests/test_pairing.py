@@ -112,17 +112,18 @@ def test_the_window_expires_after_60_seconds() -> None:
         pairing.claim(window.pairing_id)
 
 
-def test_asking_is_rate_limited() -> None:
+def test_asking_is_rate_limited_per_tablet() -> None:
     clock = Clock()
     pairing, _, _ = windows(clock)
     for _ in range(MAX_WINDOWS):
-        pairing.cancel(pairing.ask().pairing_id)
+        pairing.cancel(pairing.ask("192.0.2.5").pairing_id)
         clock.now += 1
     with pytest.raises(TooManyPairings) as limited:
-        pairing.ask()
+        pairing.ask("192.0.2.5")
     assert limited.value.retry_after == 600 - MAX_WINDOWS
+    pairing.cancel(pairing.ask("192.0.2.6").pairing_id)  # another tablet is not locked out
     clock.now += 600
-    pairing.ask()
+    pairing.ask("192.0.2.5")
 
 
 def test_a_table_without_the_button_cannot_pair_this_way() -> None:

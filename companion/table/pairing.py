@@ -25,7 +25,8 @@ WINDOW_SECONDS = 60.0
 #: how long after its end a window is remembered: a pressed one's tablet may still collect its
 #: token, an unanswered one's hears "expired"
 GRACE_SECONDS = 60.0
-#: at most this many windows in any RATE_PERIOD seconds (LEDs blinking on demand are a nuisance)
+#: at most this many windows per asker (its network address) in any RATE_PERIOD seconds: one
+#: tablet asking again and again cannot keep the LEDs blinking nor lock the others out
 MAX_WINDOWS = 6
 RATE_PERIOD = 600.0
 PAIRING_ID_BYTES = 16
@@ -105,11 +106,14 @@ class Pairing:
         self._has_button = has_button
         self._lock = threading.Lock()
         self._windows: dict[str, Window] = {}
-        self._opened: list[float] = []
+        self._opened: dict[str, list[float]] = {}
         self._blinking = False
 
-    def ask(self) -> Window:
-        """Open a window for the asking tablet. :raises PairingError: saying why not."""
+    def ask(self, asker: str = "") -> Window:
+        """Open a window for the tablet at ``asker`` (its address, for the rate limit).
+
+        :raises PairingError: saying why not.
+        """
         if not self._has_button():
             raise NoPairingButton()
         with self._lock:
@@ -117,12 +121,17 @@ class Pairing:
             self._expire(now)
             if (open_window := self._open(now)) is not None:
                 raise PairingBusy(math.ceil(open_window.closes - now))
-            self._opened = [at for at in self._opened if at > now - RATE_PERIOD]
-            if len(self._opened) >= MAX_WINDOWS:
-                raise TooManyPairings(math.ceil(self._opened[0] + RATE_PERIOD - now))
+            recent = [at for at in self._opened.get(asker, []) if at > now - RATE_PERIOD]
+            if len(recent) >= MAX_WINDOWS:
+                raise TooManyPairings(math.ceil(recent[0] + RATE_PERIOD - now))
             window = Window(secrets.token_urlsafe(PAIRING_ID_BYTES), now, now + WINDOW_SECONDS)
             self._windows[window.pairing_id] = window
-            self._opened.append(now)
+            self._opened = {
+                who: times
+                for who, times in self._opened.items()
+                if times and times[-1] > now - RATE_PERIOD
+            }
+            self._opened[asker] = [*recent, now]
             self._signal(True)
             return window
 

@@ -35,7 +35,7 @@ def status() -> Response:
 @bp.post("")
 def ask() -> tuple[Response, int]:
     """Open a pairing window for this tablet; only it learns the pairing id."""
-    window = table().service.pairing.ask()
+    window = table().service.pairing.ask(request.remote_addr or "")
     seconds = round(window.closes - window.opened)
     return jsonify(
         pairing=window.pairing_id, seconds=seconds, message=PRESS.format(seconds=seconds)
