@@ -218,6 +218,20 @@ def _berserum(cat: Catalogue) -> None:
     assert counters_of(doc(cat, *lines, *CAT, inp("end-turn")), "HD") == 1  # Cat's next turn
 
 
+@case("monster-smash/summon-wolves")
+def _summon_wolves(cat: Catalogue) -> None:
+    """Card: "it collects a +1 power counter at the start of your turn, and those counters
+    add to your total there if you have a minion there"."""
+    lines = [*START, *CAT, tap("SW", "base-2")]
+    sw = doc(cat, *lines)["bases"][1]["actions"][0]
+    assert "counters" not in sw
+    lines += [*CAT, inp("end-turn")]  # Cat's next turn starts
+    base = doc(cat, *lines)["bases"][1]
+    assert base["actions"][0]["counters"] == 1 and "Cat" not in base["power"]
+    base = doc(cat, *lines, tap("IG", "base-2"))["bases"][1]
+    assert base["power"]["Cat"] == 2 + 1
+
+
 @case("monster-smash/the-count", "monster-smash/opportunist")
 def _opponent_destroyed(cat: Catalogue) -> None:
     lines = [
