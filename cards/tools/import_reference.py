@@ -9,10 +9,10 @@ folder (see its ``SOURCES.md``) and writes ``core.json``, ``monster-smash.json``
 ``munchkin.json`` to the output folder. Ids follow the tape contract: ``<set>/<slug(name)>``.
 
 Facts are copied as they are: a ``null`` in the reference stays ``null`` (never guessed). Keys
-this tool does not produce (``effects``, ``manual``, ``traits``: written by hand) are carried over
-by card id from the existing output file, so re-running the import never loses them; so is a
-``text`` the reference leaves ``null`` that we wrote from a rulebook (Potion of Paralysis, from the
-Smash Up: Munchkin rulebook's clarifications).
+this tool does not produce (``effects``, ``manual``, ``input``, ``traits``: written by hand) are
+carried over by card id from the existing output file, so re-running the import never loses
+them; so is a ``text`` the reference leaves ``null`` that we wrote from a rulebook (Potion of
+Paralysis, from the Smash Up: Munchkin rulebook's clarifications).
 
 Printings: a Smash Up: Munchkin base whose current print (the reference's ``aeg_current_version``:
 breakpoint, VP, text) differs from the 2015 print gets ``printings.current`` with those facts and
@@ -60,9 +60,9 @@ TREASURE_PLAY: Final = {
     "standard (not attached)": "standard",
 }
 #: hand-written keys kept from an existing output file when the import is run again
-PRESERVED_KEYS: Final = ("effects", "manual", "traits")
+PRESERVED_KEYS: Final = ("effects", "manual", "input", "traits")
 #: hand-written keys of a generated printing, kept the same way
-PRINTING_KEYS: Final = ("effects", "manual")
+PRINTING_KEYS: Final = ("effects", "manual", "input")
 _MONSTERS = re.compile(r"Monsters: (\d+)( undead per player)?")
 
 _NOT_SLUG = re.compile(r"[^a-z0-9]+")
@@ -203,6 +203,7 @@ def current_printing(raw: JsonObject, card: JsonObject, set_id: str) -> JsonObje
         "monsters_note": f"current print: {text.split('.')[0]}",
         "text": text,
         "effects": [],
+        "keywords": ["monster number"],
         "confidence": "current print (AEG rulebook wiki today): numbers and text as shown there",
         "notes": f"AEG errata field: {aeg.get('errata_field', 'not stated')}.",
     }
@@ -279,7 +280,7 @@ def carry_over(document: JsonObject, previous: JsonObject | None) -> None:
 
 def _ordered(card: JsonObject) -> JsonObject:
     """Hand-written keys right after ``text``, where people read them."""
-    after_text = ("effects", "manual", "traits", "printings")
+    after_text = ("effects", "manual", "input", "traits", "printings")
     ordered: JsonObject = {}
     for key, value in card.items():
         if key in after_text:

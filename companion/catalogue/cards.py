@@ -18,7 +18,8 @@ from typing import Any, Final, Literal
 from companion.catalogue.cthulhu import CthulhuCatalogue, parse_cthulhu
 from companion.catalogue.effects import Effect
 from companion.catalogue.effects_parse import parse_effects
-from companion.catalogue.fields import choice, field_of, optional
+from companion.catalogue.fields import PRINTINGS as PRINTINGS
+from companion.catalogue.fields import choice, field_of, optional, printings_of
 from companion.errors import CatalogueError
 
 CardType = Literal["minion", "action", "base", "monster", "treasure"]
@@ -68,6 +69,8 @@ class Card:
     confidence: str | None = None
     #: why an ability that touches power, VP or treasures is resolved by people, not computed
     manual: str | None = None
+    #: what someone answers on the tablet for the engine to compute the ability
+    input: str | None = None
     #: printed traits filters may ask for (``microbot``)
     traits: tuple[str, ...] = ()
     #: a Munchkin base whose monster number is one per player (a current printing)
@@ -308,13 +311,17 @@ def _parse_card(raw: Any, set_id: str, factions: Mapping[str, Faction], file: st
     effects = parse_effects(raw.get("effects", []), where)
     keywords = tuple(str(k) for k in raw.get("keywords", []))
     manual = raw.get("manual")
-    if manual is not None and (not isinstance(manual, str) or not manual.strip()):
-        raise CatalogueError(f"{where}: field 'manual' must be a sentence saying why")
+    for key in ("manual", "input"):
+        if raw.get(key) is not None and (not isinstance(raw[key], str) or not raw[key].strip()):
+            raise CatalogueError(f"{where}: field {key!r} must be a sentence")
+    values["input"] = raw.get("input")
     traits = raw.get("traits", [])
     if not isinstance(traits, list) or not all(isinstance(t, str) for t in traits):
         raise CatalogueError(f"{where}: field 'traits' must be a list of names")
     values["traits"] = tuple(traits)
-    values["printings"] = _printings(raw, set_id, factions, file, where)
+    values["printings"] = printings_of(
+        raw, where, lambda merged, name: _parse_card(merged, set_id, factions, f"{file} ({name})")
+    )
     return Card(
         id=card_id,
         name=card_name,
@@ -331,37 +338,11 @@ def _parse_card(raw: Any, set_id: str, factions: Mapping[str, Faction], file: st
     )
 
 
-PRINTINGS: Final = ("first", "current")
-"""Printings a card may also have besides the catalogue's own (its text with the published
-errata): ``first`` as first printed, ``current`` as printed today (print on demand)."""
-
-
 def _monsters(raw: Mapping[str, Any], where: str) -> dict[str, Any]:
     """A Munchkin base's monster number: a number, ``null`` (unknown) or ``"per-player"``."""
     if raw.get("monsters") == "per-player":
         return {"monster_number": None, "monsters_per_player": True}
     return {"monster_number": optional(raw, "monsters", int, where)}
-
-
-def _printings(
-    raw: Mapping[str, Any], set_id: str, factions: Mapping[str, Faction], file: str, where: str
-) -> tuple[tuple[str, Card], ...]:
-    """Each other printing is the card with the printing's fields in place of its own."""
-    found = raw.get("printings", {})
-    if not isinstance(found, dict):
-        raise CatalogueError(f"{where}: field 'printings' must map printing names to fields")
-    printings = []
-    for name, fields in found.items():
-        if name not in PRINTINGS or not isinstance(fields, dict):
-            raise CatalogueError(
-                f"{where}: printing {name!r} must be one of {', '.join(PRINTINGS)} "
-                "and map fields to their printed values"
-            )
-        if {"id", "name", "type", "faction", "printings"} & set(fields):
-            raise CatalogueError(f"{where}: printing {name!r} may not change id, name or type")
-        merged = {k: v for k, v in raw.items() if k != "printings"} | fields
-        printings.append((name, _parse_card(merged, set_id, factions, f"{file} ({name})")))
-    return tuple(printings)
 
 
 def _check_set_totals(
