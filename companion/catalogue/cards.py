@@ -126,6 +126,8 @@ class Catalogue:
     _by_faction: Mapping[str, tuple[Card, ...]] = field(default_factory=dict, repr=False)
     #: Munchkin Cthulhu's cards (another game: its own kinds and facts)
     cthulhu: CthulhuCatalogue = field(default_factory=lambda: CthulhuCatalogue({}), repr=False)
+    #: the catalogue this one was printed from (:mod:`companion.catalogue.printings`)
+    unprinted: Catalogue | None = field(default=None, repr=False, compare=False)
 
     def __getitem__(self, card_id: str) -> Card:
         return self.cards[card_id]

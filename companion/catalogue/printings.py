@@ -22,6 +22,7 @@ _CACHE: dict[tuple[int, frozenset[tuple[str, str]]], tuple[Catalogue, Catalogue]
 
 def offered(catalogue: Catalogue) -> dict[str, tuple[str, ...]]:
     """The printings each Smash Up set offers, the default first."""
+    catalogue = catalogue.unprinted or catalogue
     names: dict[str, set[str]] = {set_id: set() for set_id in catalogue.sets}
     for card in catalogue:
         names.setdefault(card.set, set()).update(name for name, _ in card.printings)
@@ -49,7 +50,9 @@ def printing_of(card: Card, name: str) -> Card:
 
 
 def printed(catalogue: Catalogue, choice: Mapping[str, str]) -> Catalogue:
-    """The catalogue with each set's cards as ``choice`` prints them (cached)."""
+    """The catalogue with each set's cards as ``choice`` prints them (cached). A printed
+    catalogue remembers the one it came from, so printing it again starts from there."""
+    catalogue = catalogue.unprinted or catalogue
     wanted = frozenset((s, n) for s, n in choice.items() if n != DEFAULT)
     if not wanted:
         return catalogue
@@ -71,6 +74,7 @@ def printed(catalogue: Catalogue, choice: Mapping[str, str]) -> Catalogue:
         catalogue,
         cards=cards,
         _by_faction={key: tuple(value) for key, value in by_faction.items()},
+        unprinted=catalogue,
     )
     _CACHE[key] = (catalogue, result)
     return result
