@@ -93,7 +93,7 @@ def factions() -> Response:
                 "bases": list(f.bases),
             }
             for f in catalogue.factions.values()
-        ]
+        ],
     )
 
 
