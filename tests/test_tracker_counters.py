@@ -165,8 +165,13 @@ def _the_monster(cat: Catalogue) -> None:
 
 @case("monster-smash/igor")
 def _igor(cat: Catalogue) -> None:
+    """Igor: "When it is destroyed or discarded, one of your minions gains a +1 power
+    counter": discarded with its scored base too (Munchkin rulebook, Back to Your Corners)."""
     lines = [*START, *CAT, tap("IG", "base-2"), tap("HD", "base-1"), tap("IG", "discard")]
     assert counters_of(answer_all(cat, lines, ["Herr Doktor"]), "HD") == 1
+    scored = [*START, *CAT, tap("IG", "base-1"), tap("HD", "base-2")]
+    scored += [inp("counter", tag="PH", delta=5), inp("score", zone="base-1"), inp("award")]
+    assert counters_of(answer_all(cat, scored, ["Herr Doktor"]), "HD") == 1
 
 
 @case("monster-smash/angry-mob", "monster-smash/body-shop", "monster-smash/cull-the-weak")

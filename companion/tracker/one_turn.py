@@ -26,13 +26,14 @@ def fire(state: TrackerState, trigger: Trigger, on: str, catalogue: Catalogue) -
     treasures its ``minion-played-here`` treasure effects give."""
     outcome = Outcome(state)
     for index, effect in enumerate(trigger.card.effects):
-        if getattr(effect, "on", None) != on:
-            continue
+        owes = isinstance(effect, TreasureEffect) and on == "minion-played-here"
+        if getattr(effect, "on", None) != on or not (owes or one_turn(effect)):
+            continue  # counters and the like are fired by their own module
         if once_used(outcome.state, trigger, effect):
             continue
-        if isinstance(effect, TreasureEffect) and on == "minion-played-here":
+        if isinstance(effect, TreasureEffect):
             outcome = _owed(outcome, trigger, effect.amount)
-        elif one_turn(effect):
+        else:
             outcome = _resolved(outcome, trigger, index, on, catalogue)
         if getattr(effect, "once", False):
             key = _once_key(trigger)
