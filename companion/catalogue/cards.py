@@ -312,15 +312,7 @@ def _parse_card(raw: Any, set_id: str, factions: Mapping[str, Faction], file: st
     text = optional(raw, "text", str, where)
     effects = parse_effects(raw.get("effects", []), where)
     keywords = tuple(str(k) for k in raw.get("keywords", []))
-    manual = raw.get("manual")
-    for key in ("manual", "input"):
-        if raw.get(key) is not None and (not isinstance(raw[key], str) or not raw[key].strip()):
-            raise CatalogueError(f"{where}: field {key!r} must be a sentence")
-    values["input"] = raw.get("input")
-    traits = raw.get("traits", [])
-    if not isinstance(traits, list) or not all(isinstance(t, str) for t in traits):
-        raise CatalogueError(f"{where}: field 'traits' must be a list of names")
-    values["traits"] = tuple(traits)
+    values.update(_hand_written(raw, where))
     values["printings"] = printings_of(
         raw, where, lambda merged, name: _parse_card(merged, set_id, factions, f"{file} ({name})")
     )
@@ -335,9 +327,19 @@ def _parse_card(raw: Any, set_id: str, factions: Mapping[str, Faction], file: st
         effects=effects,
         keywords=keywords,
         confidence=raw.get("confidence") if isinstance(raw.get("confidence"), str) else None,
-        manual=manual,
         **values,
     )
+
+
+def _hand_written(raw: Mapping[str, Any], where: str) -> dict[str, Any]:
+    """``manual`` and ``input`` (sentences) and ``traits`` (names)."""
+    for key in ("manual", "input"):
+        if raw.get(key) is not None and (not isinstance(raw[key], str) or not raw[key].strip()):
+            raise CatalogueError(f"{where}: field {key!r} must be a sentence")
+    traits = raw.get("traits", [])
+    if not isinstance(traits, list) or not all(isinstance(t, str) for t in traits):
+        raise CatalogueError(f"{where}: field 'traits' must be a list of names")
+    return {"manual": raw.get("manual"), "input": raw.get("input"), "traits": tuple(traits)}
 
 
 def _monsters(raw: Mapping[str, Any], where: str) -> dict[str, Any]:
