@@ -8,7 +8,7 @@ from typing import Any
 from companion.catalogue.cards import Catalogue
 from tests import tapes
 
-TAGS = {
+TAGS: dict[str, Any] = {
     # bases
     "JO": "core/jungle-oasis",  # 12, no ability
     "J2": "core/jungle-oasis",
@@ -46,6 +46,8 @@ TAGS = {
     "EG": "munchkin/elf-help-guru",  # 2
     # treasure
     "PP": "munchkin/potion-of-paralysis",
+    # a core Dinosaurs action Ann owns (a second box)
+    "RP": {"card": "core/rampage", "owner": "Ann"},
 }
 HEADER: dict[str, Any] = {
     "tape": 1,

@@ -224,6 +224,19 @@ def _jammed_signal() -> None:
     assert powers(plain, "a") == (4,)
 
 
+@case("core/rampage")
+def _rampage() -> None:
+    """Card: "Lower a base's breakpoint this turn by the power of one of your minions on it"
+    (the tablet asks which; its power when Rampage resolves)."""
+    table = put(put(table_with(), "t", TIGER, "A"), "b", SHINOBI, "B")
+    table = rules.add_counters(table, "t", 1)  # 5
+    table = one_turn(table, "core/rampage", "A", bearer="t")
+    assert evaluate(table, CAT).base("base-1").breakpoint == 12 - 5
+    assert evaluate(rules.move_minion(table, "t", "base-2"), CAT).base("base-1").breakpoint == 7
+    assert evaluate(table, CAT).base("base-2").breakpoint == 12
+    assert evaluate(rules.end_turn(table), CAT).base("base-1").breakpoint == 12
+
+
 @case("core/infiltrate")
 def _infiltrate() -> None:
     """Card (errata): "Talent: destroy this card to cancel the base's ability until your next

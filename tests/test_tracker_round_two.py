@@ -147,3 +147,15 @@ def test_a_current_whack_a_ghoul_places_one_monster_per_player(catalogue: Catalo
     assert base(current, "base-1")["breakpoint"] == 13
     first = base(doc(catalogue, tap("WG", "base-1"), **two), "base-1")
     assert (first["monsters_to_place"], first["breakpoint"]) == (3, 12)
+
+
+def test_rampage_asks_which_minion_and_lowers_the_breakpoint_by_its_power(
+    catalogue: Catalogue,
+) -> None:
+    """Rampage: "Lower a base's breakpoint this turn by the power of one of your minions on
+    it": the tablet asks which minion; its power then is what the breakpoint loses."""
+    lines = [*START, tap("LG", "base-1"), tap("RP", "base-1")]
+    asked = doc(catalogue, *lines)
+    lines.append(pick(asked, "choose-target", "Loup-Garou"))
+    assert base(doc(catalogue, *lines), "base-1")["breakpoint"] == 12 - 4
+    assert base(doc(catalogue, *lines, END), "base-1")["breakpoint"] == 12

@@ -36,6 +36,9 @@ class Scope(StrEnum):
     #: one-turn effect bound to minions, the bearer is each minion it is bound to)
     SELF_COUNTERS = "self-counters"
     BEARER_COUNTERS = "bearer-counters"
+    #: for counts only: the current power of the minion a one-turn effect is aimed at, read
+    #: once when it resolves (Rampage)
+    BEARER_POWER = "bearer-power"
 
 
 COUNT_ONLY = frozenset(
@@ -45,6 +48,7 @@ COUNT_ONLY = frozenset(
         Scope.BURIED_HERE,
         Scope.SELF_COUNTERS,
         Scope.BEARER_COUNTERS,
+        Scope.BEARER_POWER,
     }
 )
 

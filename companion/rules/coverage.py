@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from typing import Literal
 
 from companion.catalogue.cards import Card, Catalogue
-from companion.catalogue.effect_terms import Condition, Scope
-from companion.catalogue.effects import Effect, HookEffect, PowerEffect, one_turn
+from companion.catalogue.effect_terms import Condition
+from companion.catalogue.effects import Effect, HookEffect, one_turn
 from companion.catalogue.status_effects import CancelEffect
 from companion.catalogue.table_effects import (
     ControlEffect,
@@ -29,6 +29,7 @@ from companion.catalogue.table_effects import (
 )
 from companion.rules.hooks import HOOKS
 from companion.rules.modifiers import Hooks
+from companion.rules.one_turn import aims_at_one_minion
 
 Category = Literal["computed", "after input", "partly", "by hand", "unknown"]
 CATEGORIES: tuple[Category, ...] = ("computed", "after input", "partly", "by hand", "unknown")
@@ -91,8 +92,8 @@ def needs_input(effect: Effect) -> bool:
         return True
     if getattr(effect, "on", None) == "talent":
         return True
-    if isinstance(effect, PowerEffect) and one_turn(effect) and effect.on is None:
-        return effect.scope is Scope.BEARER  # the tablet asks which minion
+    if one_turn(effect) and getattr(effect, "on", None) is None and aims_at_one_minion(effect):
+        return True  # the tablet asks which minion
     if isinstance(effect, CountersEffect):
         return effect.target == "choose" or effect.may or effect.count == 0
     if isinstance(effect, MoveCountersEffect | ControlEffect | DuelEffect):

@@ -15,8 +15,14 @@ from __future__ import annotations
 from dataclasses import replace
 
 from companion.catalogue.cards import Card, Catalogue
-from companion.catalogue.effect_terms import Scope
-from companion.catalogue.effects import Effect, PowerEffect, one_turn
+from companion.catalogue.effect_terms import Count, Scope
+from companion.catalogue.effects import (
+    BreakpointEffect,
+    Effect,
+    PlayerPowerEffect,
+    PowerEffect,
+    one_turn,
+)
 from companion.catalogue.status_effects import CancelEffect
 from companion.rules.power import evaluate
 from companion.rules.sources import Source, in_scope, multiplier
@@ -47,9 +53,34 @@ def resolve(
         assert isinstance(effect, PowerEffect)
         return _bind(table, catalogue, source, effect, expires)
     place = Temporary(card.id, index, controller, expires, zone=zone, bearer=bearer)
-    if bearer is not None:
+    per = getattr(effect, "per", None)
+    if isinstance(per, Count) and per.scope is Scope.BEARER_POWER:
+        power = evaluate(table, catalogue).power_of(bearer) if bearer is not None else None
+        place = replace(place, amount=getattr(effect, "amount", 0) * (power or 0))
+    if on_base(effect):
+        place = replace(place, bearer=None)
+    elif bearer is not None:
         place = replace(place, zone=None)
     return replace(table, temporaries=(*table.temporaries, place))
+
+
+def on_base(effect: Effect) -> bool:
+    """Effects that stay with a base: breakpoints, power on no minion, cancelling at a base,
+    and a power effect that says it is the base's."""
+    if isinstance(effect, BreakpointEffect | PlayerPowerEffect):
+        return True
+    if isinstance(effect, CancelEffect):
+        return effect.target != "bearer"
+    return isinstance(effect, PowerEffect) and effect.base_effect
+
+
+def aims_at_one_minion(effect: Effect) -> bool:
+    """A one-turn effect whose minion is chosen in words (the tablet asks which): one that
+    goes to its bearer, or that counts the power of the minion chosen (Rampage)."""
+    per = getattr(effect, "per", None)
+    return getattr(effect, "scope", None) is Scope.BEARER or (
+        isinstance(per, Count) and per.scope is Scope.BEARER_POWER
+    )
 
 
 def binds_to_minions(effect: Effect) -> bool:

@@ -9,7 +9,13 @@ from dataclasses import dataclass, replace
 
 from companion.catalogue.cards import Card, Catalogue
 from companion.catalogue.effect_terms import Filter, Scope
-from companion.catalogue.effects import Effect, PowerEffect, one_turn
+from companion.catalogue.effects import (
+    BreakpointEffect,
+    Effect,
+    PlayerPowerEffect,
+    PowerEffect,
+    one_turn,
+)
 from companion.rules.table import Base, Minion, Table, Temporary
 
 
@@ -74,10 +80,17 @@ def temporary_sources(table: Table, catalogue: Catalogue) -> Iterator[Source]:
 
 def _as_resolved(effect: Effect, temporary: Temporary) -> Effect:
     """A power effect bound to one minion when it resolved gives that minion the amount it
-    resolved to, wherever the minion goes (its scope, filter and count were read then)."""
-    if temporary.amount is None or not isinstance(effect, PowerEffect):
+    resolved to, wherever the minion goes (its scope, filter and count were read then); a
+    breakpoint or player-power effect gives the amount it resolved to."""
+    if temporary.amount is None:
         return effect
-    return replace(effect, scope=Scope.BEARER, filter=Filter(), per=None, amount=temporary.amount)
+    if isinstance(effect, PowerEffect):
+        return replace(
+            effect, scope=Scope.BEARER, filter=Filter(), per=None, amount=temporary.amount
+        )
+    if isinstance(effect, BreakpointEffect | PlayerPowerEffect):
+        return replace(effect, per=None, amount=temporary.amount)
+    return effect
 
 
 def scope_minions(table: Table, source: Source, scope: Scope) -> Iterator[Minion]:

@@ -90,6 +90,8 @@ def count(table: Table, catalogue: Catalogue, source: Source, what: Count) -> in
     centre = table.base_at(source.zone) if source.zone is not None else None
     if what.scope is Scope.BURIED_HERE:
         return len(centre.buried) if centre is not None else 0
+    if what.scope is Scope.BEARER_POWER:
+        return 0  # read once where the effect resolves (rules/one_turn.py), never live
     if what.scope in (Scope.SELF_COUNTERS, Scope.BEARER_COUNTERS):
         wanted = source.tag if what.scope is Scope.SELF_COUNTERS else source.bearer
         return counters_on(table, wanted) if wanted is not None else 0

@@ -8,7 +8,7 @@ from companion.catalogue.cards import Card, Catalogue
 from companion.catalogue.effects import one_turn
 from companion.rules import game as rules
 from companion.rules.abilities import status
-from companion.rules.one_turn import resolve
+from companion.rules.one_turn import aims_at_one_minion, resolve
 from companion.tape.documents import Event
 from companion.tape.lines import TagBinding
 from companion.tape.prompts import DISMISS, Option
@@ -266,7 +266,7 @@ def _one_turn_effects(
             continue  # ongoing, or resolved by its own trigger
         if index == duels.boost_index(card):
             continue  # a duel's boost goes to its winner when the duel resolves
-        if getattr(effect, "scope", None) == "bearer":
+        if aims_at_one_minion(effect):
             prompt = _target_prompt(outcome.state, uid, card, index, controller, catalogue)
             outcome = merge(outcome, prompt)
             continue
