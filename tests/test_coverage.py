@@ -14,7 +14,15 @@ from companion.catalogue.printings import printed
 from companion.catalogue.table_effects import ControlEffect, DuelEffect
 from companion.cli.main import main
 from companion.rules import game as rules
-from companion.rules.coverage import CATEGORIES, LABELS, classify, counts, coverage, valued
+from companion.rules.coverage import (
+    CATEGORIES,
+    LABELS,
+    Covered,
+    classify,
+    counts,
+    coverage,
+    valued,
+)
 from companion.rules.hooks import HOOKS
 from companion.rules.power import evaluate
 from companion.rules.table import Table
@@ -100,11 +108,11 @@ def _on_a_table(card: Card, catalogue: Catalogue) -> Table:
     [e for covered in coverage(CAT).values() for e in covered if e.category == "by hand"],
     ids=lambda e: e.card.id,
 )
-def test_by_hand_cards_change_nothing_and_say_why(entry: object) -> None:
+def test_by_hand_cards_change_nothing_and_say_why(entry: Covered) -> None:
     """A card done by hand names the fact the table cannot see, and the engine computes
     nothing for it: in play, every number is what its printed power alone gives."""
-    card = entry.card  # type: ignore[attr-defined]
-    assert entry.reason and entry.reason.endswith(".")  # type: ignore[attr-defined]
+    card = entry.card
+    assert entry.reason and entry.reason.endswith(".")
     table = _on_a_table(card, CAT)
     blank = {**CAT.cards, card.id: replace(card, effects=())}
     assert evaluate(table, CAT) == evaluate(table, replace(CAT, cards=blank))
@@ -119,7 +127,8 @@ def test_unknown_cards_have_no_text_and_no_effects() -> None:
 
 def test_a_hook_missing_from_the_registry_is_counted_by_hand() -> None:
     card = CAT["oops/priest-of-anubis"]
-    assert classify(card, HOOKS) is not None and classify(card, HOOKS).category == "computed"  # type: ignore[union-attr]
+    found = classify(card, HOOKS)
+    assert found is not None and found.category == "computed"
     gone = classify(card, {})
     assert (
         gone is not None and gone.category == "by hand" and "not in the engine" in str(gone.reason)
