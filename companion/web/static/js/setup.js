@@ -10,7 +10,7 @@ let game = "smashup";
 const LIMITS = { smashup: [2, 4], "munchkin-cthulhu": [3, 6] };
 PALETTE.push("#9467bd", "#8c564b");
 NAMES.push("Eve", "Fay");
-const [{ factions }, { readers }, league] = await Promise.all([
+const [{ factions, printings }, { readers }, league] = await Promise.all([
   getJSON("/api/factions"), getJSON("/api/readers"), getJSON("/api/league"),
 ]);
 await cards();
@@ -108,6 +108,14 @@ function random() {
   fill($("#drafting"));
 }
 
+// One select per set that has more than one printing: errata by default.
+const PRINTED = { errata: "with errata", first: "as first printed", current: "as printed today" };
+fill($("#printings"), Object.entries(printings || {}).map(([set, offer]) =>
+  h("label", `${offer.name}: `, h("select.printing", { dataset: { set }, "aria-label": `${offer.name} printing` },
+    offer.printings.map((name) => h("option", { value: name }, PRINTED[name] || name))))));
+const chosenPrintings = () => Object.fromEntries([...document.querySelectorAll("select.printing")]
+  .map((s) => [s.dataset.set, s.value]).filter(([, name]) => name !== "errata"));
+
 function renderZones() {
   const bases = readers.filter((r) => r.zone.startsWith("base-")).length;
   const select = $("#zones");
@@ -138,7 +146,7 @@ async function startGame(button) {
     return;
   }
   await act(button, async () => {
-    const started = await post("/api/games", { players, zones: Number($("#zones").value) });
+    const started = await post("/api/games", { players, zones: Number($("#zones").value), printings: chosenPrintings() });
     const box = $("#started");
     box.hidden = false;
     fill(
