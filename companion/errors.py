@@ -27,6 +27,13 @@ class Rejected(CompanionError, ValueError):
     """An input a game's tracker cannot accept (it changes nothing); the message says what to do."""
 
 
+class NoGame(Rejected):
+    """The table has no game in progress (first boot, or every game finished)."""
+
+    def __init__(self) -> None:
+        super().__init__("no game in progress: start one on the New game page (/setup)")
+
+
 class InvalidLine(Rejected):
     """A line whose fields break the tape contract's types or our limits (the message names
     the field); it changes nothing."""

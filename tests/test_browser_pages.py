@@ -30,6 +30,8 @@ def test_setup_drafts_factions_and_starts_a_game_the_table_then_shows(
         page.locator("#drafting button", has_text=faction).first.click()
     expect(page.locator("#drafting")).to_contain_text("Draft done")
     page.locator("#zones").select_option("2")
+    # the table's core box is the first print (Armor Stego's +2 on other turns is Ongoing)
+    page.locator('select.printing[data-set="core"]').select_option("first")
     page.locator("#start").click()
     started = page.locator("#started")
     expect(started).to_contain_text("started")
@@ -41,6 +43,7 @@ def test_setup_drafts_factions_and_starts_a_game_the_table_then_shows(
         "Zoe": ["core/pirates", "core/zombies"],
         "Ben": ["core/ninjas", "core/robots"],
     }
+    assert state.header.printings == {"core": "first"}  # the header records the choice
     page.goto(f"{live_table.url}/")
     expect(page.locator("#turn")).to_contain_text("Zoe to play")
     assert page.errors == []
@@ -97,7 +100,13 @@ def test_without_the_token_the_tablet_asks_for_it(page: Any, live_table: LiveTab
     page.goto(f"{live_table.url}/")
     page.evaluate("localStorage.removeItem('companion-token')")
     page.reload()
-    page.locator("#end-turn").click()
+    expect(page.locator("#control")).to_contain_text("View only")
+    page.locator("#end-turn").click()  # refused: the page offers to ask, or to type the token
+    offer = page.locator("#pairing")
+    expect(offer).to_contain_text("needs the table's control token")
+    page.locator("#ask-control").click()  # this simulated table has no End-turn button to press
+    expect(offer).to_contain_text("no End-turn button to pair with")
+    offer.locator("button", has_text="Type the token instead").click()
     form = page.locator("#token-form")
     expect(form).to_be_visible()
     form.locator("input").fill(TOKEN)

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 from flask.testing import FlaskClient
 
+from companion.storage.tokens import load_or_create_token
 from companion.table.demo import DemoPlayer
 from companion.table.service import TableService
 from companion.web.app import create_app
-from companion.web.tokens import load_or_create_token
 from tests.conftest import AUTH, TOKEN
 
 PLAYERS = [
@@ -34,9 +34,11 @@ def post_rules(client: FlaskClient) -> list[str]:
 
 
 def test_every_post_needs_the_right_token(client: FlaskClient, service: TableService) -> None:
+    """Except asking to pair and collecting the token, which is how a tablet gets one."""
+    pairing = {"/api/pairing", "/api/pairing/claim", "/api/pairing/cancel"}
     paths = post_rules(client)
-    assert len(paths) >= 10
-    for path in paths:
+    assert pairing <= set(paths) and len(paths) >= 10
+    for path in set(paths) - pairing:
         for headers in ({}, {"X-Companion-Token": TOKEN + "x"}):
             answer = client.post(path, json={}, headers=headers)
             assert answer.status_code == 401, path
@@ -115,6 +117,28 @@ def test_setup_checks_zones_against_the_readers(client: FlaskClient) -> None:
     assert state["game_id"] == body["game_id"] and state["version"] == 0
     games = client.get("/api/games").get_json()["games"]
     assert [g["current"] for g in games] == [True, False]
+
+
+def test_setup_chooses_a_printing_per_set(client: FlaskClient, service: TableService) -> None:
+    """A table whose Smash Up: Munchkin box is today's print plays its bases as printed
+    today; the header records the choice; a printing nobody offers is refused."""
+    offered = client.get("/api/factions").get_json()["printings"]
+    assert offered["munchkin"]["printings"] == ["errata", "current"]
+    assert offered["core"]["printings"] == ["errata", "first"]
+    wrong = client.post(
+        "/api/games", json={"players": PLAYERS, "printings": {"munchkin": "first"}}, headers=AUTH
+    )
+    assert wrong.status_code == 400 and "offers errata, current" in wrong.get_json()["error"]
+    started = client.post(
+        "/api/games", json={"players": PLAYERS, "printings": {"munchkin": "current"}}, headers=AUTH
+    )
+    assert started.status_code == 201
+    game = service.live.game
+    assert game.state.header.printings == {"munchkin": "current"}
+    assert game.catalogue["munchkin/hotel-of-holiness"].breakpoint == 13
+    again = client.post("/api/games", json={"players": PLAYERS}, headers=AUTH)
+    assert again.status_code == 201 and "printings" not in service.live.game.state.header.raw
+    assert service.live.game.catalogue["munchkin/hotel-of-holiness"].breakpoint == 15
 
 
 def test_a_game_replayed_for_history(client: FlaskClient, service: TableService) -> None:

@@ -11,9 +11,9 @@ from companion.catalogue.cards import Catalogue, load_catalogue
 from companion.errors import CompanionError
 
 DEFAULT_DB = "companion.db"
+#: sysexits.h EX_CONFIG: a start-up failure a restart cannot fix; the systemd unit's
+#: RestartPreventExitStatus=78 keeps the service stopped (and says so) instead of looping
 EX_CONFIG = 78
-"""The exit status of a table that cannot start as configured (sysexits' EX_CONFIG): its
-systemd unit does not restart it, since trying again would fail the same way."""
 
 
 def catalogue_or_fail() -> Catalogue:
@@ -24,9 +24,9 @@ def catalogue_or_fail() -> Catalogue:
         raise  # fail() exits; this keeps the type checker sure
 
 
-def fail(message: str, code: int = 1) -> Any:
+def fail(message: str, status: int = 1) -> Any:
     echo(f"error: {message}", err=True)
-    sys.exit(code)
+    sys.exit(status)
 
 
 def echo(text: str, *, err: bool = False) -> None:

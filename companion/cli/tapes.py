@@ -53,7 +53,7 @@ def _replay(lines: list[str] | list[bytes], catalogue: Catalogue) -> Document:
     last = Counted(numbered)
     try:
         game = replay_lines(header, last, catalogue)
-        return state_document(game.state, catalogue)
+        return state_document(game.state, game.catalogue)
     except (TapeError, CompanionError):
         raise
     except Exception as exc:  # a tracker bug must still name the line that found it

@@ -11,7 +11,9 @@ from typing import Any
 
 from companion.catalogue.cards import Catalogue
 from companion.errors import Rejected
+from companion.rules.game import where_is
 from companion.rules.power import evaluate
+from companion.rules.table import Table
 from companion.tape.documents import Line
 from companion.tape.lines import parse_header
 from companion.tracker.game import Game
@@ -165,24 +167,33 @@ class _Table:
         by_type: dict[str, list[str]] = {}
         for uid, card_id in tags.items():
             by_type.setdefault(catalogue[card_id].type, []).append(uid)
-        self.bases = self._shuffled(by_type.get("base", []))
-        self.monsters = self._shuffled(by_type.get("monster", []))
-        self.treasures = self._shuffled(by_type.get("treasure", []))
+        self.all_bases = by_type.get("base", [])
+        self.bases = self.shuffled(self.all_bases)
+        self.monsters = self.shuffled(by_type.get("monster", []))
+        self.treasures = self.shuffled(by_type.get("treasure", []))
         self.decks: dict[str, list[str]] = {}
         self.hands: dict[str, list[str]] = {}
+        self.cards: dict[str, list[str]] = {}
         for player, factions in header["factions"].items():
             mine = [u for u, c in tags.items() if catalogue[c].faction in factions]
-            self.decks[player] = self._shuffled(mine)
+            self.cards[player] = mine
+            self.decks[player] = self.shuffled(mine)
             self.hands[player] = []
             self.draw(player, 5)
 
-    def _shuffled(self, items: list[str]) -> list[str]:
+    def shuffled(self, items: list[str]) -> list[str]:
         items = sorted(items)
         self.rng.shuffle(items)
         return items
 
-    def draw(self, player: str, count: int) -> None:
+    def draw(self, player: str, count: int, table: Table | None = None) -> None:
+        """Draw from the deck; an empty one is the discard pile shuffled (every card of the
+        player's not in hand and not in play), as the rulebook says."""
         for _ in range(count):
+            if not self.decks[player] and table is not None:
+                held = set(self.hands[player])
+                gone = [u for u in self.cards[player] if u not in held and not where_is(table, u)]
+                self.decks[player] = self.shuffled(gone)
             if self.decks[player]:
                 self.hands[player].append(self.decks[player].pop())
 
@@ -217,10 +228,13 @@ def plausible_lines(
         yield emit({"input": "end-turn"})
         if game.state.table.winners:
             return
-        deal.draw(player, 2)
+        deal.draw(player, 2, game.state.table)
 
 
 def _new_base(deal: _Table, game: Game, zone: str, emit: Any) -> Iterator[Line]:
+    if not deal.bases:  # "Shuffle the base ... discard pile if needed" (Munchkin rulebook)
+        table = game.state.table
+        deal.bases = deal.shuffled([u for u in deal.all_bases if not where_is(table, u)])
     uid = deal.take(deal.bases)
     if uid is None:
         return

@@ -1,35 +1,50 @@
-"""Backups of the store with SQLite's online backup: a consistent copy even while the table
-writes to it (a file copy could catch a write half done, or miss what is still in the WAL)."""
+"""Copies of the store with SQLite's online backup API: ``companion backup``, and the copy
+taken before a migration changes a store (an update must never cost a game).
+
+The backup API copies the database page by page through its own connection, so the copy is
+consistent even while the table writes and with the write-ahead log holding recent commits (a
+file copy could catch a write half done, or miss what is still in the WAL). Every copy is a new
+file, readable by its owner only (it holds every game and the paired tablets' key hashes),
+checked with ``PRAGMA quick_check`` before it takes its name.
+"""
 
 from __future__ import annotations
 
 import os
 import sqlite3
+import time
 from pathlib import Path
 
 from companion.errors import StoreError
-from companion.storage.files import PRIVATE
+
+#: ``companion.db`` -> ``companion.db.backup-20250301T201502Z``
+SUFFIX = ".backup-"
+PRIVATE = 0o600
 
 
 def backup_store(source_path: str | Path, target_path: str | Path) -> Path:
-    """Copy the store at ``source_path`` to ``target_path`` (a new file, mode 0600), checked
-    with ``PRAGMA quick_check`` before it takes its name. Returns the target.
+    """Copy the store at ``source_path`` to ``target_path``, a file that must not exist yet
+    (not even as a link). Returns the target.
 
-    :raises StoreError: no source, an existing target, or SQLite failed (no target is left).
+    :raises StoreError: no source, a target that exists, or the copy failed (no target is left).
     """
     source, target = Path(source_path), Path(target_path)
     if not source.is_file():
         raise StoreError(f"{source} is not a store file: nothing to back up")
-    if target.exists():
-        raise StoreError(f"{target} exists already: choose a new name for the backup")
+    try:
+        os.close(os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, PRIVATE))
+    except FileExistsError:
+        raise StoreError(f"{target} exists already: choose a new name for the backup") from None
+    except OSError as exc:
+        raise StoreError(f"cannot back up {source} to {target} ({exc.strerror})") from None
     partial = target.with_name(f".{target.name}.partial")
     try:
-        fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, PRIVATE)
-        os.close(fd)
+        os.close(os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, PRIVATE))
         _copy(source, partial)
-        os.replace(partial, target)
+        os.replace(partial, target)  # the reserved name, ours: the copy takes it whole
     except (OSError, sqlite3.Error) as exc:
         partial.unlink(missing_ok=True)
+        target.unlink(missing_ok=True)
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         raise StoreError(f"cannot back up {source} to {target} ({reason})") from None
     return target
@@ -48,7 +63,31 @@ def _copy(source: Path, target: Path) -> None:
             dst.close()
     finally:
         src.close()
-    for suffix in ("-wal", "-shm"):
-        leftover = Path(f"{target}{suffix}")
-        if leftover.exists():
-            leftover.chmod(PRIVATE)
+
+
+def backup_path(store: Path, at: float) -> Path:
+    """A name for a copy of ``store`` taken at ``at`` (seconds since the epoch, UTC) that no
+    file has yet (``-2``, ``-3``... for copies within one second)."""
+    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime(at))
+    candidate = store.with_name(f"{store.name}{SUFFIX}{stamp}")
+    count = 1
+    while candidate.exists():
+        count += 1
+        candidate = store.with_name(f"{store.name}{SUFFIX}{stamp}-{count}")
+    return candidate
+
+
+def back_up(store: Path, at: float) -> Path:
+    """Copy ``store`` beside itself before a migration (:func:`backup_store`).
+
+    :raises StoreError: if the copy cannot be written (then nothing must be migrated).
+    """
+    target = backup_path(store, at)
+    try:
+        return backup_store(store, target)
+    except StoreError as exc:
+        raise StoreError(
+            f"{store} needs a schema update, and a copy must be made first, but {target} "
+            f"cannot be written ({exc}); free some space or fix the folder's permissions, "
+            "then start again"
+        ) from None

@@ -6,7 +6,9 @@ The log is append-only (undo is itself an appended line) and a game is rebuilt b
 The store knows lines and events as JSON data, never the rules.
 
 Its parts: :mod:`.schema` (our files, migrations, pragmas), :mod:`.log` (games, logs, reads),
-:mod:`.bindings` (tags), :mod:`.records` (what it hands out).
+:mod:`.bindings` (tags), :mod:`.outbox` (games waiting for the league), :mod:`.tablets`
+(paired tablets), :mod:`.backup` (the copy taken before a migration), :mod:`.records` (what it
+hands out).
 
 Threading: one writer. The store is meant to be used from one thread at a time; its connection
 is opened with ``check_same_thread=False`` and every use of it goes through one lock, so the web
@@ -30,14 +32,16 @@ from companion.storage.files import create_private, make_private
 from companion.storage.integrity import check_store
 from companion.storage.log import READ_KINDS as READ_KINDS
 from companion.storage.log import GameLog
+from companion.storage.outbox import Outbox
 from companion.storage.records import Binding as Binding
 from companion.storage.records import GameRecord as GameRecord
 from companion.storage.records import LogEntry as LogEntry
 from companion.storage.schema import APPLICATION_ID as APPLICATION_ID
 from companion.storage.schema import SETUP_ATTEMPTS, check_file, prepare, prove_writable
+from companion.storage.tablets import PairedTablets
 
 
-class EventStore(GameLog, TagBindings):
+class EventStore(GameLog, TagBindings, Outbox, PairedTablets):
     """Games and their append-only logs in one SQLite file (see the module docstring)."""
 
     def __init__(self, db: Database, *, name: str, clock: Callable[[], float]) -> None:
@@ -49,6 +53,8 @@ class EventStore(GameLog, TagBindings):
         self._lock = threading.Lock()
         self._closed = False
         self._next_seq: dict[int, int] = {}
+        #: the copy taken before this opening migrated the file, if it did
+        self.migration_backup: Path | None = None
 
     @classmethod
     def open(cls, path: str | Path, *, clock: Callable[[], float] = time.time) -> EventStore:
@@ -84,10 +90,11 @@ class EventStore(GameLog, TagBindings):
     def _start(
         cls, db: Database, name: str, clock: Callable[[], float], *, on_disk: bool
     ) -> EventStore:
+        copy = None
         try:
             for attempt in range(SETUP_ATTEMPTS):
                 try:
-                    prepare(db, name, on_disk=on_disk)
+                    copy = prepare(db, name, on_disk=on_disk, clock=clock)
                     break
                 except sqlite3.OperationalError as exc:
                     # Two programs opening a new file at once race to create it; SQLite
@@ -104,7 +111,9 @@ class EventStore(GameLog, TagBindings):
         except BaseException:
             db.close()
             raise
-        return cls(db, name=name, clock=clock)
+        store = cls(db, name=name, clock=clock)
+        store.migration_backup = copy
+        return store
 
     def close(self) -> None:
         """Close the connection (idempotent); SQLite checkpoints the WAL on the way out."""

@@ -93,7 +93,8 @@ class DemoPlayer:
     def run(self) -> None:
         """Play the table's game from its start to its end (or until stopped)."""
         live = self.service.live
-        game_id = live.game_id
+        if live is None:
+            return
         header = live.game.state.header
         plan = {
             "tape": 1,
@@ -105,7 +106,7 @@ class DemoPlayer:
         }
         for line in plausible_lines(self.rng, plan, live.game.catalogue):
             self._running.wait()
-            if self._stopping.is_set() or self.service.live.game_id != game_id:
+            if self._stopping.is_set() or self.service.live is not live:
                 return
             self.play({k: v for k, v in line.items() if k != "at"})
             self.steps += 1

@@ -5,9 +5,13 @@ goes through :meth:`TableService.submit` under one lock, so the game has a singl
 Each state carries a version; a request that says which version it saw is refused if the
 table has changed since (two tablets pressing "award" at once cannot score twice).
 
-The worker is supervised: no exception in handling one read stops it. A store that fails keeps
-the work it could not store waiting, in order, retried with back-off (:mod:`.supervision`);
-nothing is acknowledged until it is stored, and the health says what is wrong meanwhile.
+A table may have no game in progress (its first boot, or after the last game ended and the
+service restarted): the readers run, reads are stored, tags can be enrolled, and every line
+that needs a game is refused with :class:`~companion.errors.NoGame` until one starts.
+
+The worker is supervised (:mod:`.pipeline`): no exception in handling one read stops it, and a
+failing store keeps the work it could not store waiting, retried with back-off; nothing is
+acknowledged until it is stored, and :attr:`TableService.store_health` says what is wrong.
 """
 
 from __future__ import annotations
@@ -20,13 +24,17 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from companion.errors import Rejected, StoreError
+from companion.catalogue.cards import Catalogue
+from companion.errors import NoGame, Rejected, StoreError
 from companion.hardware.feedback import NullFeedback, TableFeedback
 from companion.hardware.readers.base import HealthSnapshot, Reader, TagRead
 from companion.hardware.readers.registry import ReaderContext, open_reader
-from companion.hardware.readers.taps import Crosstalk, Ignored, Tap, TapFilter
+from companion.hardware.readers.taps import Tap, TapFilter
 from companion.storage.session import LiveGame
+from companion.storage.store import EventStore
 from companion.table.enrol import BulkEnrolment, EnrolError, deck_order
+from companion.table.pairing import Pairing
+from companion.table.pipeline import Pipeline, Work
 from companion.table.supervision import StoreHealth, StoreHealthSnapshot
 from companion.tape.documents import Document, Event
 from companion.tracker.document import state_document
@@ -34,19 +42,6 @@ from companion.tracker.state import Outcome
 
 Clock = Callable[[], float]
 log = logging.getLogger(__name__)
-IDLE_WAIT = 0.05  #: seconds the worker waits for a read before polling the tap filter
-MAX_WAITING = 10_000  #: reads kept while the store is down (the oldest go first beyond)
-
-
-@dataclass(slots=True)
-class _Work:
-    """One piece of work waiting for the store: a raw read (stored, then filtered) or a line
-    (with the tap it came from, whose NDEF binding goes first)."""
-
-    read: TagRead | None = None
-    line: dict[str, Any] | None = None
-    tap: Tap | None = None
-    stored: bool = False  #: the raw read is in the store; only filtering it is left
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,20 +53,39 @@ class Change:
     changed: bool
 
 
-class TableService:
+class TableService(Pipeline):
+    """One table's readers, game, store and feedback.
+
+    ``live`` is the game in progress, or None for a table without one: then ``store`` and
+    ``catalogue`` are needed (with a game they default to the game's).
+    """
+
     def __init__(
         self,
-        live: LiveGame,
+        live: LiveGame | None,
         readers: Mapping[str, str],
         *,
         clock: Clock,
         feedback: TableFeedback | None = None,
         context: ReaderContext | None = None,
         tap_filter: TapFilter | None = None,
+        store: EventStore | None = None,
+        catalogue: Catalogue | None = None,
+        pairing_clock: Clock | None = None,
     ) -> None:
         self.live = live
+        self.store: EventStore = store if store is not None else _need(live).store
+        self.catalogue = catalogue if catalogue is not None else _need(live).game.catalogue
         self.clock = clock
         self.feedback: TableFeedback = feedback or NullFeedback()
+        self.feedback.on_end_turn = self.end_turn_pressed
+        self.feedback.on_undo = self.undo_pressed
+        self.pairing = Pairing(
+            pairing_clock or clock,
+            grant=lambda: self.store.pair_tablet("button"),
+            waiting=self.feedback.pairing,
+            has_button=lambda: "end-turn" in self.feedback.buttons,
+        )
         self.context = context or ReaderContext(clock)
         self._filter = tap_filter or TapFilter()
         self._reads: queue.Queue[TagRead] = queue.Queue()
@@ -82,7 +96,7 @@ class TableService:
         self._worker: threading.Thread | None = None
         self._started_at = clock()
         self.store_health = StoreHealth()
-        self._waiting: deque[_Work] = deque()
+        self._waiting: deque[Work] = deque()
         self._retry_at: float | None = None
         #: while set, arrivals at this zone enrol tags instead of playing cards
         self.enrolment: tuple[str, BulkEnrolment] | None = None
@@ -99,7 +113,7 @@ class TableService:
         self._worker.start()
         for reader in self.readers.values():
             reader.start()
-        self.feedback.show(self.document())
+        self.feedback.show(self.document() or {})
 
     def stop(self) -> None:
         for reader in self.readers.values():
@@ -114,16 +128,26 @@ class TableService:
 
     @property
     def version(self) -> int:
-        return int(self.live.game.state.version)
+        """The game's state version (0 with no game in progress)."""
+        live = self.live
+        return 0 if live is None else int(live.game.state.version)
+
+    def playing(self) -> LiveGame:
+        """The game in progress. :raises NoGame: there is none."""
+        live = self.live
+        if live is None:
+            raise NoGame()
+        return live
 
     def submit(self, line: dict[str, Any], *, seen_version: int | None = None) -> Outcome:
         """Apply, store and announce one line.
 
-        :raises Rejected: stale version or bad line. :raises StoreError: not stored (nothing
-            changed); also while the worker still has taps waiting for the store, so a tablet
-            input never overtakes them.
+        :raises Rejected: no game, a stale version or a line the game refuses.
+        :raises StoreError: not stored (nothing changed); also while taps wait for a failing
+            store, so a tablet input never overtakes them.
         """
         with self._lock:
+            live = self.playing()
             if seen_version is not None and seen_version != self.version:
                 raise Rejected(
                     f"the table changed since you looked (version {seen_version}, now "
@@ -135,7 +159,7 @@ class TableService:
                     "are waiting to be stored and nothing was changed: try again shortly"
                 )
             try:
-                outcome = self.live.submit(line)
+                outcome = live.submit(line)
             except StoreError as exc:
                 self._store_failed(exc)
                 raise
@@ -143,27 +167,47 @@ class TableService:
             self._announce(outcome)
             return outcome
 
-    def _in_worker(self) -> bool:
-        return threading.current_thread() is self._worker
-
-    def document(self) -> Document:
-        """The current state document (built once per version)."""
+    def document(self) -> Document | None:
+        """The current state document (built once per version); None with no game."""
         return self.snapshot()[1]
 
-    def snapshot(self) -> tuple[int, Document]:
+    def snapshot(self) -> tuple[int, Document | None]:
         """The version and the state document of that version, read together."""
         with self._lock:
-            version = self.version
+            live, version = self.live, self.version
+            if live is None:
+                return version, None
             if self._document is None or self._document[0] != version:
-                self._document = (
-                    version,
-                    state_document(self.live.game.state, self.live.game.catalogue),
-                )
+                self._document = (version, state_document(live.game.state, live.game.catalogue))
             return self._document
 
+    # The table's buttons
+
+    def end_turn_pressed(self) -> None:
+        """A tablet waiting to pair takes the press; otherwise it ends the turn."""
+        if self.pairing.press():
+            self.feedback.accepted()
+            return
+        self._press({"input": "end-turn"})
+
+    def undo_pressed(self) -> None:
+        self._press({"input": "undo"})
+
+    def _press(self, line: dict[str, Any]) -> None:
+        try:
+            self.submit(line)
+        except Rejected:
+            self.feedback.ignored()
+        except StoreError:
+            self.feedback.failed()
+
     def replace_game(self, live: LiveGame) -> None:
-        """A new game starts at this table (the readers keep running)."""
+        """A new game starts at this table (the readers keep running); the one it replaces, if
+        unfinished, is void."""
         with self._lock:
+            before = self.live
+            if before is not None and live.game_id != before.game_id:
+                before.abandon()
             self.live = live
             self._document = None
             self.enrolment = None
@@ -196,7 +240,7 @@ class TableService:
         """
         if zone not in self.readers:
             raise EnrolError(f"unknown zone {zone!r}; zones: {', '.join(self.readers)}")
-        enrolment = BulkEnrolment(deck_order(self.live.game.catalogue, faction), owner)
+        enrolment = BulkEnrolment(deck_order(self.catalogue, faction), owner)
         with self._lock:
             self.enrolment = (zone, enrolment)
             self.enrolment_messages = [enrolment.prompt()]
@@ -206,7 +250,7 @@ class TableService:
         with self._lock:
             self.enrolment = None
 
-    def _enrol(self, read: TagRead) -> list[_Work] | None:
+    def _enrol(self, read: TagRead) -> list[Work] | None:
         """The bind line to store if a bulk enrolment took the read (its binding is stored
         already); None if no enrolment is running at the read's zone."""
         with self._lock:
@@ -214,20 +258,24 @@ class TableService:
                 return None
             _, enrolment = self.enrolment
             before = len(enrolment.bound)
-            tags = self.live.game.state.header.tags
+            live = self.live
+            tags = live.game.state.header.tags if live is not None else {}
             known = {uid: binding.card for uid, binding in tags.items()}
-            message = enrolment.read(read.uid, self.live.store, self.live.game.catalogue, known)
+            message = enrolment.read(read.uid, self.store, self.catalogue, known)
             self.enrolment_messages.append(message)
             if enrolment.done:
                 self.enrolment = None
             if len(enrolment.bound) == before:
-                self.feedback.ignored()
+                self._beep(self.feedback.ignored)
                 return []
-            uid, card = enrolment.bound[-1]
+            if live is None:  # stored: the next game knows the tag
+                self._beep(self.feedback.accepted)
+                return []
+            uid, card = enrolment.bound[-1]  # the running game knows the tag at once
             line: dict[str, Any] = {"input": "bind", "tag": uid, "card": card}
-            if enrolment.owner in self.live.game.state.header.players:
+            if enrolment.owner in live.game.state.header.players:
                 line["owner"] = enrolment.owner
-            return [_Work(line=line)]
+            return [Work(line=line)]
 
     def feed(self, read: TagRead) -> None:
         """Hand a read to the worker as a reader would (tests, the virtual table)."""
@@ -238,151 +286,45 @@ class TableService:
     def _announce(self, outcome: Outcome) -> None:
         """Tell the LEDs and every listener; one that fails is logged, never passed on (the
         line is stored: the caller must hear that it was)."""
-        change = Change(self.version, outcome.events, outcome.changed)
         try:
-            self.feedback.show(self.document())
+            self.feedback.show(self.document() or {})
         except Exception:
             log.exception("the table's lights could not show the new state")
+        self._tell(Change(self.version, outcome.events, outcome.changed))
+
+    def _tell(self, change: Change) -> None:
         for listener in list(self._listeners):
             try:
                 listener(change)
             except Exception:
                 log.exception("a listener failed on version %d", change.version)
 
-    def _store_failed(self, error: StoreError) -> None:
-        starting, delay = self.store_health.failed(str(error), self.clock())
-        self._retry_at = self.clock() + delay
-        if starting:
-            log.error("the store failed: %s; retrying in %.1f s", error, delay)
-            self._beep(self.feedback.failed)
-            self._announce(Outcome(self.live.game.state, (), False))
+    def _health_changed(self) -> None:
+        """Viewers hear a change of the store's health like a change of the game."""
+        self._tell(Change(self.version, (), False))
 
-    def _store_ok(self) -> None:
-        self._retry_at = None
-        if self.store_health.succeeded():
-            log.warning("the store works again")
-            self._announce(Outcome(self.live.game.state, (), False))
-
-    def _beep(self, sound: Callable[[], None]) -> None:
-        try:
-            sound()
-        except Exception:
-            log.exception("the buzzer failed")
-
-    def _work(self) -> None:
-        while not self._stop.is_set():
-            self._take(self._wait_time())
-            if self._waiting:
-                self._work_through()
-            else:
-                self._handle(self._filter.poll(self.clock()))
-
-    def _wait_time(self) -> float:
-        if self._retry_at is not None:
-            return max(0.0, min(IDLE_WAIT, self._retry_at - self.clock()))
-        return 0.0 if self._waiting else IDLE_WAIT
-
-    def _take(self, timeout: float) -> None:
-        """Move arrived reads onto the waiting work, in order."""
-        try:
-            read = self._reads.get(timeout=timeout) if timeout > 0 else self._reads.get_nowait()
-        except queue.Empty:
-            return
-        while True:
-            if self.store_health.failing and read.kind == "arrived":
-                self._beep(self.feedback.failed)  # heard at once: this tap is not taken yet
-            if len(self._waiting) >= MAX_WAITING:
-                self.store_health.fault("too many reads waiting for the store: the oldest lost")
-                self._waiting.popleft()
-            self._waiting.append(_Work(read=read))
-            try:
-                read = self._reads.get_nowait()
-            except queue.Empty:
-                return
-
-    def _work_through(self) -> None:
-        """Do the waiting work in order until done, or until the store fails (the work that
-        failed stays first, for the retry)."""
-        while self._waiting and not self._stop.is_set():
-            if self._retry_at is not None and self.clock() < self._retry_at:
-                return
-            work = self._waiting[0]
-            try:
-                follow = self._do(work)
-            except StoreError as exc:
-                self._store_failed(exc)
-                return
-            except Exception as exc:  # a bug in handling one read must not stop the table
-                log.exception("handling %s failed; it is dropped", work)
-                self.store_health.fault(f"{type(exc).__name__}: {exc}")
-                self._beep(self.feedback.failed)
-                follow = []
-            self._waiting.popleft()
-            self._waiting.extendleft(reversed(follow))
-            self._store_ok()
-
-    def _do(self, work: _Work) -> list[_Work]:
-        """Do one piece of work; returns the work it leads to. :raises StoreError:"""
-        read = work.read
-        if read is None:
-            assert work.line is not None
-            self._apply(work.line, work.tap)
-            return []
-        if not work.stored:
-            detail = {"card": read.card} if read.card else None
-            self.live.store.append_read(read.zone, read.uid, read.kind, read.at, detail)
-            work.stored = True
-        enrolled = self._enrol(read) if read.kind == "arrived" else None
-        if enrolled is not None:
-            return enrolled
-        return self._lines(self._filter.poll(read.at) + self._filter.feed(read))
-
-    def _handle(self, outputs: list[Tap | Crosstalk | Ignored]) -> None:
-        """Outputs of the filter with nothing waiting: their lines wait like any work."""
-        self._waiting.extend(self._lines(outputs))
-        if self._waiting:
-            self._work_through()
-
-    def _lines(self, outputs: list[Tap | Crosstalk | Ignored]) -> list[_Work]:
-        found = []
-        for output in outputs:
-            if isinstance(output, Ignored):
-                continue
-            at = max(0.0, round(output.at - self._started_at, 3))
-            if isinstance(output, Crosstalk):
-                line: dict[str, Any] = {
-                    "input": "crosstalk",
-                    "tag": output.uid,
-                    "zones": [output.first, output.second],
-                    "at": at,
-                }
-                found.append(_Work(line=line))
-            else:
-                line = {"tap": output.uid, "zone": output.zone, "at": at}
-                found.append(_Work(line=line, tap=output))
-        return found
-
-    def _apply(self, line: dict[str, Any], tap: Tap | None) -> None:
-        """Store a line from the readers, with the sound that says how it went."""
-        if tap is not None:
-            self._bind_from_ndef(tap)
-        try:
-            outcome = self.submit(line)
-        except Rejected:
-            self._beep(self.feedback.ignored)
-            return
-        self._beep(self.feedback.accepted if outcome.changed else self.feedback.ignored)
+    def _tick(self) -> None:
+        self.pairing.tick()
 
     def _bind_from_ndef(self, tap: Tap) -> None:
         """A card whose NDEF record names a card we know is recognised without enrolment
         (the uid stays the key: an enrolled uid is never rebound from its NDEF)."""
-        if tap.card is None or tap.card not in self.live.game.catalogue:
+        if tap.card is None or tap.card not in self.catalogue:
             return
-        if tap.uid in self.live.game.state.header.tags:
+        live = self.live
+        if live is not None and tap.uid in live.game.state.header.tags:
             return
         try:
             self.submit({"input": "bind", "tag": tap.uid, "card": tap.card})
+        except NoGame:
+            pass  # stored below: the next game knows the card
         except Rejected:
             return
-        if self.live.store.binding(tap.uid) is None:
-            self.live.store.bind(tap.uid, tap.card)
+        if self.store.binding(tap.uid) is None:
+            self.store.bind(tap.uid, tap.card)
+
+
+def _need(live: LiveGame | None) -> LiveGame:
+    if live is None:
+        raise ValueError("a table without a game needs its store and catalogue")
+    return live

@@ -31,6 +31,7 @@ PromptKind = Literal[
     "duel",
     "move",
     "choose-zone",
+    "control",
 ]
 
 

@@ -8,6 +8,7 @@ from flask import Blueprint, Response, jsonify, request
 
 from companion.catalogue.cards import CARD_TYPES, CTHULHU, Card, slug
 from companion.catalogue.cthulhu import MCCard
+from companion.catalogue.printings import offered
 from companion.web.errors import BadRequest
 from companion.web.openapi import spec
 from companion.web.table import table
@@ -51,7 +52,7 @@ def cthulhu_summary(card: MCCard) -> dict[str, Any]:
 
 @bp.get("/cards")
 def cards() -> Response:
-    catalogue = table().service.live.game.catalogue
+    catalogue = table().service.catalogue
     set_id = request.args.get("set") or None
     if set_id == CTHULHU:
         return jsonify(cards=[cthulhu_summary(card) for card in catalogue.cthulhu])
@@ -75,8 +76,14 @@ def cards() -> Response:
 
 @bp.get("/factions")
 def factions() -> Response:
-    catalogue = table().service.live.game.catalogue
+    """The factions, and the printings each set offers (the first is the default)."""
+    catalogue = table().service.catalogue
     return jsonify(
+        printings={
+            set_id: {"name": catalogue.sets[set_id].name, "printings": list(names)}
+            for set_id, names in offered(catalogue).items()
+            if len(names) > 1
+        },
         factions=[
             {
                 "id": f.id,
@@ -86,7 +93,7 @@ def factions() -> Response:
                 "bases": list(f.bases),
             }
             for f in catalogue.factions.values()
-        ]
+        ],
     )
 
 

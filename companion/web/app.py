@@ -11,21 +11,39 @@ from typing import Any
 
 from flask import Flask
 
+from companion.hardware.network import table_address
+from companion.storage.tokens import TokenFile
 from companion.table.demo import DemoPlayer
 from companion.table.service import TableService
-from companion.web import api, auth, enrol, errors, history, hygiene, live, readers, setup, sim
-from companion.web.addresses import served_hosts
+from companion.web import (
+    api,
+    auth,
+    enrol,
+    errors,
+    history,
+    hygiene,
+    league,
+    live,
+    pairing,
+    readers,
+    setup,
+    sim,
+)
 from companion.web.auth import HEADER as TOKEN_HEADER
 from companion.web.table import EXTENSION, Table
-from companion.web.tokens import load_or_create_token
 
-__all__ = ["TOKEN_HEADER", "Table", "create_app", "load_or_create_token"]
+__all__ = ["TOKEN_HEADER", "Table", "create_app"]
 
 DEFAULTS: dict[str, Any] = {
     "SSE_PING_SECONDS": 15.0,
     "JSON_SORT_KEYS": False,
     "MAX_CONTENT_LENGTH": 1 << 20,
-    "ALLOWED_HOSTS": served_hosts("127.0.0.1"),
+    #: event streams served at once (the server's threads are sized for them): a few tablets,
+    #: players' phones, a TV, and streams of tablets that went away not yet noticed (the load
+    #: test holds 20)
+    "MAX_STREAMS": 24,
+    #: the host names requests may carry (the Dashboard sets its own: hardware.network)
+    "ALLOWED_HOSTS": table_address("127.0.0.1", 0).served_names(),
 }
 
 
@@ -33,13 +51,14 @@ def create_app(
     config: Mapping[str, Any] | None = None,
     *,
     service: TableService,
-    token: str,
+    token: str | TokenFile,
     simulated: bool = False,
     demo: DemoPlayer | None = None,
 ) -> Flask:
-    """The dashboard for ``service``; POSTs need ``token`` in ``X-Companion-Token``."""
+    """The dashboard for ``service``; POSTs need ``token`` (or a paired tablet's) in
+    ``X-Companion-Token``."""
     if not token:
-        raise ValueError("the dashboard needs a control token (see load_or_create_token)")
+        raise ValueError("the dashboard needs a control token (see storage.tokens)")
     app = Flask(__name__)
     app.config.update(DEFAULTS)
     if config is not None:
@@ -50,6 +69,6 @@ def create_app(
     errors.init_app(app)
     hygiene.init_app(app)
     auth.init_app(app)
-    for module in (live, api, setup, history, enrol, readers, sim):
+    for module in (live, api, setup, history, enrol, readers, sim, league, pairing):
         app.register_blueprint(module.bp)
     return app

@@ -1,9 +1,8 @@
-"""Viewing is open; every state-changing request carries the table's control token, and so
-does every look at what is hidden from viewers (a tag's card, a face-down card)."""
+"""Viewing is open; every state-changing request carries the table's control token or a
+paired tablet's token, except asking to pair (which is how a tablet gets one). So does every
+look at what viewers may not see: a tag's card, the truth about face-down cards."""
 
 from __future__ import annotations
-
-import hmac
 
 from flask import Flask, request
 
@@ -12,30 +11,33 @@ from companion.web.table import table
 
 HEADER = "X-Companion-Token"
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+#: the views a tablet without a token may POST to: asking to pair, and collecting the token
+OPEN_VIEWS = frozenset({"pairing.ask", "pairing.claim", "pairing.cancel"})
 
 
 def init_app(app: Flask) -> None:
     @app.before_request
     def check_token() -> None:
-        if request.method not in SAFE_METHODS:
-            require_token()
+        if request.method in SAFE_METHODS or request.endpoint in OPEN_VIEWS:
+            return
+        require_token()
 
 
 def has_token() -> bool:
-    """Whether the request carries the right control token."""
+    """Whether the request carries the control token or a paired tablet's."""
     given = request.headers.get(HEADER)
-    return given is not None and hmac.compare_digest(given.encode(), table().token.encode())
+    return bool(given) and table().allows(str(given))
 
 
 def require_token() -> None:
-    """:raises Unauthorized: the request carries no control token, or a wrong one."""
-    given = request.headers.get(HEADER)
-    if not given:
+    """:raises Unauthorized: the request carries no valid token, saying how to get one."""
+    if not request.headers.get(HEADER):
         raise Unauthorized(
-            f"this needs the table's control token in the {HEADER} header; "
-            "`companion token` prints it"
+            f"this needs the table's control token in the {HEADER} header: tap Ask to "
+            "control and press the table's End-turn button, or scan `companion token`'s QR"
         )
     if not has_token():
         raise Unauthorized(
-            "wrong control token; scan the table's QR code again (`companion token` prints it)"
+            "this tablet's control token is not (or no longer) valid: tap Ask to control and "
+            "press the table's End-turn button, or scan `companion token`'s QR code again"
         )

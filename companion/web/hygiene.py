@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from flask import Flask, Response, request
 
-from companion.web.addresses import host_name
 from companion.web.errors import ApiError
 
 CONTENT_SECURITY_POLICY = "; ".join(
@@ -47,7 +46,7 @@ def init_app(app: Flask) -> None:
     @app.before_request
     def check_host_and_size() -> None:
         allowed = app.config.get("ALLOWED_HOSTS")
-        given = host_name(request.host)
+        given = requested_host(request.host)
         if allowed is not None and given not in allowed:
             raise MisdirectedRequest(
                 f"this table is not served as {given!r}: open it by one of its names "
@@ -65,3 +64,14 @@ def init_app(app: Flask) -> None:
         for name, value in HEADERS.items():
             response.headers.setdefault(name, value)
         return response
+
+
+def requested_host(header: str) -> str:
+    """The host part of a ``Host`` header, without its port, lower case: ``[::1]:8080`` is
+    ``::1``, ``Table.local.:80`` is ``table.local``."""
+    header = header.strip().lower()
+    if header.startswith("["):
+        return header[1:].partition("]")[0]
+    if header.count(":") == 1:
+        header = header.partition(":")[0]
+    return header.rstrip(".")

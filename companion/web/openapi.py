@@ -62,14 +62,25 @@ def spec() -> dict[str, Any]:
                 }
             },
         },
-        "paths": {**_table_paths(), **_game_paths(), **_enrol_paths(), **_sim_paths()},
+        "paths": {
+            **_table_paths(),
+            **_game_paths(),
+            **_enrol_paths(),
+            **_sim_paths(),
+            **_pairing_paths(),
+        },
     }
 
 
 def _table_paths() -> dict[str, Any]:
     """The live table: its state, event stream and inputs, readers, this document."""
     return {
-        "/api/state": {"get": _op("The version, state document, simulated flag, colours")},
+        "/api/state": {
+            "get": _op(
+                "The version, state document, simulated flag, colours; with no game in "
+                'progress "playing" is false, "state" null and "message" says to start one'
+            )
+        },
         "/api/events": {
             "get": _op(
                 "Server-Sent Events: id <version>, event state, data as /api/state; "
@@ -99,12 +110,16 @@ def _game_paths() -> dict[str, Any]:
     """The catalogue, games and statistics."""
     return {
         "/api/cards": {"get": _op("Card summaries", query=("set", "faction", "type"))},
-        "/api/factions": {"get": _op("Factions with their sets and bases")},
+        "/api/factions": {
+            "get": _op("Factions with their sets and bases, and the printings each set offers")
+        },
         "/api/games": {
             "get": _op("Past and current games, newest first"),
             "post": _op(
-                "Start a new game on this table: 2-4 players, two factions each",
-                body=_props(("players",), players="array", zones="integer"),
+                "Start a new game on this table: 2-4 players, two factions each; a player with "
+                '"guest": true plays without a league name; "printings" chooses a printing '
+                'per set ({"munchkin": "current"}; errata by default)',
+                body=_props(("players",), players="array", zones="integer", printings="object"),
                 ok="201",
                 post=True,
             ),
@@ -113,6 +128,12 @@ def _game_paths() -> dict[str, Any]:
             "get": _op("A game, its scorings, VP after each line", params=("game_id",))
         },
         "/api/stats": {"get": _op("Win rates of faction pairs over finished games")},
+        "/api/league": {
+            "get": _op(
+                "The league: shipping on or off, the outbox (pending, sent, refused with the "
+                "league's reasons) and the league's player names cached for setup"
+            )
+        },
     }
 
 
@@ -177,4 +198,29 @@ def _sim_paths() -> dict[str, Any]:
         "/api/demo": {"get": _op("The demo game's progress", errors=("404",))},
         "/api/demo/pause": {"post": _op("Pause the demo game", errors=("404",), post=True)},
         "/api/demo/resume": {"post": _op("Resume the demo game", errors=("404",), post=True)},
+    }
+
+
+def _pairing_paths() -> dict[str, Any]:
+    """Pairing a tablet with the table's End-turn button (no token needed to ask)."""
+    pairing = _props(("pairing",), pairing="string")
+    return {
+        "/api/pairing": {
+            "get": _op("Whether this table pairs by its button, and whether a tablet waits"),
+            "post": _op(
+                "Ask to control: opens a 60 s window; press the End-turn button within it",
+                ok="201",
+                errors=("409", "429"),
+            ),
+        },
+        "/api/pairing/claim": {
+            "post": _op(
+                "waiting (seconds_left), granted (this tablet's token, once) or expired",
+                body=pairing,
+                errors=("400", "404"),
+            )
+        },
+        "/api/pairing/cancel": {
+            "post": _op("Give up asking: the window closes", body=pairing, errors=("400",))
+        },
     }

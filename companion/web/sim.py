@@ -36,10 +36,12 @@ def cards() -> Response:
     the control token a buried card is only a face-down card: no card, name, type or owner."""
     board = virtual()
     live = board.service.live
+    if live is None:
+        return jsonify(cards=[])
     catalogue = live.game.catalogue
     lying = board.where()
     state = live.game.state
-    hidden = set() if has_token() else buried_tags(board.service.document())
+    hidden = set() if has_token() else buried_tags(board.service.document() or {})
     found: list[dict[str, Any]] = []
     for uid, binding in state.header.tags.items():
         if uid.upper() in hidden:

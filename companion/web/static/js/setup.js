@@ -10,8 +10,15 @@ let game = "smashup";
 const LIMITS = { smashup: [2, 4], "munchkin-cthulhu": [3, 6] };
 PALETTE.push("#9467bd", "#8c564b");
 NAMES.push("Eve", "Fay");
-const [{ factions }, { readers }] = await Promise.all([getJSON("/api/factions"), getJSON("/api/readers")]);
+const [{ factions, printings }, { readers }, league] = await Promise.all([
+  getJSON("/api/factions"), getJSON("/api/readers"), getJSON("/api/league"),
+]);
 await cards();
+// A league table offers the league's player names (cached for offline nights); a seat may
+// play as a guest instead.
+if (league.league) {
+  document.body.append(h("datalist#league-names", league.players.map((name) => h("option", { value: name }))));
+}
 
 function factionSelect(seat, which) {
   return h(
@@ -33,7 +40,12 @@ function renderSeats() {
         "div.seat",
         { dataset: { seat } },
         h("strong", `${seat + 1}.`),
-        h("input.name", { value: old.name, "aria-label": `Player ${seat + 1} name` }),
+        h("input.name", {
+          value: old.name, "aria-label": `Player ${seat + 1} name`, list: league.league ? "league-names" : null,
+        }),
+        league.league && game === "smashup"
+          ? h("label.guest", h("input.guest", { type: "checkbox", checked: old.guest, "aria-label": `Player ${seat + 1} plays as a guest` }), " guest")
+          : null,
         h("input.colour", { type: "color", value: old.colour, "aria-label": `Player ${seat + 1} colour` }),
         game === "smashup"
           ? h("div.seat-factions", factionSelect(seat, 0), factionSelect(seat, 1))
@@ -55,6 +67,7 @@ function readSeat(row) {
     colour: row.querySelector("input.colour").value,
     factions: [...row.querySelectorAll("select.faction")].map((s) => s.value),
     sex: row.querySelector("select.sex") ? row.querySelector("select.sex").value : undefined,
+    guest: row.querySelector("input.guest") ? row.querySelector("input.guest").checked : false,
   };
 }
 
@@ -95,6 +108,14 @@ function random() {
   fill($("#drafting"));
 }
 
+// One select per set that has more than one printing: errata by default.
+const PRINTED = { errata: "with errata", first: "as first printed", current: "as printed today" };
+fill($("#printings"), Object.entries(printings || {}).map(([set, offer]) =>
+  h("label", `${offer.name}: `, h("select.printing", { dataset: { set }, "aria-label": `${offer.name} printing` },
+    offer.printings.map((name) => h("option", { value: name }, PRINTED[name] || name))))));
+const chosenPrintings = () => Object.fromEntries([...document.querySelectorAll("select.printing")]
+  .map((s) => [s.dataset.set, s.value]).filter(([, name]) => name !== "errata"));
+
 function renderZones() {
   const bases = readers.filter((r) => r.zone.startsWith("base-")).length;
   const select = $("#zones");
@@ -125,7 +146,7 @@ async function startGame(button) {
     return;
   }
   await act(button, async () => {
-    const started = await post("/api/games", { players, zones: Number($("#zones").value) });
+    const started = await post("/api/games", { players, zones: Number($("#zones").value), printings: chosenPrintings() });
     const box = $("#started");
     box.hidden = false;
     fill(
