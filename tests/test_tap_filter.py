@@ -1,9 +1,13 @@
-"""Debounce and cross-zone reads, with the reads' own times (no clock, no sleeps)."""
+"""Dwell, the same visit and cross-zone reads, with the reads' own times (no clock, no sleeps)."""
 
 from __future__ import annotations
 
+import random
+
+import pytest
+
 from companion.hardware.readers.base import TagRead
-from companion.hardware.readers.taps import Crosstalk, Ignored, Tap, TapFilter
+from companion.hardware.readers.taps import MIN_DWELL, Crosstalk, Ignored, Tap, TapFilter
 
 
 def arrive(zone: str, at: float, uid: str = "04AA") -> TagRead:
@@ -18,8 +22,12 @@ def taps(outputs: list) -> list[tuple[str, str]]:
     return [(o.zone, o.uid) for o in outputs if isinstance(o, Tap)]
 
 
-def run(reads: list[TagRead], end: float | None = None) -> list:
-    tap_filter = TapFilter()
+def run(
+    reads: list[TagRead], end: float | None = None, tap_filter: TapFilter | None = None
+) -> list:
+    """Feed ``reads`` as the table's worker does (poll to each read's time first), then poll at
+    ``end``."""
+    tap_filter = tap_filter or TapFilter()
     outputs: list = []
     for read in reads:
         outputs += tap_filter.poll(read.at)
@@ -29,35 +37,80 @@ def run(reads: list[TagRead], end: float | None = None) -> list:
     return outputs
 
 
-def test_a_plain_tap() -> None:
-    assert taps(run([arrive("base-1", 0.0), leave("base-1", 2.0)])) == [("base-1", "04AA")]
+def flapping(zone: str, start: float, seconds: float, hz: float, duty: float) -> list[TagRead]:
+    """Reads of a tag flickering in and out ``hz`` times a second, present ``duty`` of the time."""
+    reads, period, t = [], 1 / hz, start
+    while t < start + seconds:
+        reads += [arrive(zone, t), leave(zone, t + period * duty)]
+        t += period
+    return reads
 
 
-def test_a_tag_flapping_at_20_hz_for_two_seconds_is_one_tap() -> None:
-    reads = []
-    for n in range(40):
-        reads.append(arrive("base-1", n * 0.05))
-        reads.append(leave("base-1", n * 0.05 + 0.025))
-    outputs = run(reads)
+def test_a_plain_tap_counts_once_its_dwell_is_reached() -> None:
+    outputs = run([arrive("base-1", 0.0), leave("base-1", 2.0)])
     assert taps(outputs) == [("base-1", "04AA")]
-    assert sum(isinstance(o, Ignored) for o in outputs) == 39
+    assert [o.at for o in outputs if isinstance(o, Tap)] == [pytest.approx(MIN_DWELL)]
+
+
+def test_a_card_still_lying_there_counts_when_polled() -> None:
+    tap_filter = TapFilter()
+    assert run([arrive("base-1", 0.0)], end=0.03, tap_filter=tap_filter) == []
+    assert tap_filter.next_due(0.03) == pytest.approx(MIN_DWELL)
+    assert taps(tap_filter.poll(0.2)) == [("base-1", "04AA")]
+    assert tap_filter.next_due(0.2) is None
+
+
+def test_a_card_brushed_past_a_zone_does_not_count() -> None:
+    outputs = run([arrive("base-2", 0.0), leave("base-2", 0.02)], end=10.0)
+    assert taps(outputs) == []
+
+
+@pytest.mark.parametrize("seed", range(15))
+def test_a_tag_flapping_at_20_hz_then_lifted_counts_exactly_once(seed: int) -> None:
+    """Issue 15, 7: counted 0 times in 8 of 15 runs. However the flicker falls (its phase,
+    how much of each period the tag is read), it lay there long enough in total: one tap."""
+    rng = random.Random(seed)
+    start, duty = rng.uniform(0, 1), rng.uniform(0.1, 0.9)
+    reads = flapping("base-1", start, rng.uniform(0.6, 2.0), 20, duty)
+    outputs = run(reads, end=reads[-1].at + 10)
+    assert taps(outputs) == [("base-1", "04AA")]
+
+
+def test_flickers_add_up_to_a_tap() -> None:
+    """Reads of 20 ms, ten a second: no single one long enough, three together are."""
+    assert pytest.approx(0.05) == MIN_DWELL
+    reads = flapping("base-1", 0.0, 0.5, 10, 0.2)
+    outputs = run(reads, end=2.0)
+    assert taps(outputs) == [("base-1", "04AA")]
+    assert [o.at for o in outputs if isinstance(o, Tap)] == [pytest.approx(0.21)]
+
+
+@pytest.mark.parametrize("lost", [0.5, 1.2, 2.9])
+def test_a_card_back_after_a_brief_loss_is_the_same_tap(lost: float) -> None:
+    """Issue 15, 7: lost for more than 1 s and back, it raised a false "already here" prompt."""
+    outputs = run([arrive("base-1", 0.0), leave("base-1", 2.0), arrive("base-1", 2.0 + lost)], 9)
+    assert taps(outputs) == [("base-1", "04AA")]
+    assert any(isinstance(o, Ignored) and "same card" in o.reason for o in outputs)
 
 
 def test_coming_back_later_is_a_new_tap() -> None:
-    outputs = run([arrive("base-1", 0.0), leave("base-1", 1.0), arrive("base-1", 5.0)])
+    outputs = run([arrive("base-1", 0.0), leave("base-1", 1.0), arrive("base-1", 5.0)], end=6.0)
     assert taps(outputs) == [("base-1", "04AA"), ("base-1", "04AA")]
 
 
 def test_two_cards_at_one_zone_are_two_taps() -> None:
-    outputs = run(
-        [arrive("base-1", 0.0, "A"), leave("base-1", 0.3, "A"), arrive("base-1", 0.5, "B")]
-    )
-    assert taps(outputs) == [("base-1", "A"), ("base-1", "B")]
+    reads = [arrive("base-1", 0.0, "A"), leave("base-1", 0.3, "A"), arrive("base-1", 0.5, "B")]
+    assert taps(run(reads, end=1.0)) == [("base-1", "A"), ("base-1", "B")]
 
 
 def test_slid_across_two_zones_stays_on_the_second_one_tap_there() -> None:
-    outputs = run([arrive("base-1", 0.0), arrive("base-2", 0.3), leave("base-1", 0.6)])
+    outputs = run([arrive("base-1", 0.0), arrive("base-2", 0.3), leave("base-1", 0.6)], end=3.0)
     assert taps(outputs) == [("base-1", "04AA"), ("base-2", "04AA")]
+
+
+def test_slid_over_before_it_counted_counts_only_where_it_dwelt() -> None:
+    outputs = run([arrive("base-1", 0.0), leave("base-1", 0.03), arrive("base-2", 0.04)], end=3.0)
+    assert taps(outputs) == [("base-2", "04AA")]
 
 
 def test_blip_on_a_neighbour_is_ignored() -> None:
@@ -67,8 +120,9 @@ def test_blip_on_a_neighbour_is_ignored() -> None:
 
 
 def test_left_first_zone_then_read_next_door_at_once_is_one_tap() -> None:
-    outputs = run([arrive("base-1", 0.0), leave("base-1", 0.3), arrive("base-2", 0.5)])
+    outputs = run([arrive("base-1", 0.0), leave("base-1", 0.3), arrive("base-2", 0.5)], end=3.0)
     assert taps(outputs) == [("base-1", "04AA")]
+    assert any(isinstance(o, Ignored) and "slid over" in o.reason for o in outputs)
 
 
 def test_read_on_two_zones_for_long_asks_a_person() -> None:
@@ -79,5 +133,16 @@ def test_read_on_two_zones_for_long_asks_a_person() -> None:
 
 
 def test_a_move_long_after_the_tap_is_a_tap() -> None:
-    outputs = run([arrive("base-1", 0.0), leave("base-1", 1.0), arrive("base-2", 20.0)])
+    outputs = run([arrive("base-1", 0.0), leave("base-1", 1.0), arrive("base-2", 20.0)], end=21)
     assert taps(outputs) == [("base-1", "04AA"), ("base-2", "04AA")]
+
+
+def test_memory_is_bounded_however_many_cards_pass() -> None:
+    tap_filter = TapFilter()
+    reads = []
+    for n in range(2000):
+        uid, zone = f"04{n:06X}", f"base-{n % 5 + 1}"
+        reads += [arrive(zone, n * 0.5, uid), leave(zone, n * 0.5 + 0.3, uid)]
+    outputs = run(reads, end=2000.0, tap_filter=tap_filter)
+    assert len(taps(outputs)) == 2000
+    assert len(tap_filter._visits) == 0 and len(tap_filter._counted) == 0

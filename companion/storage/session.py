@@ -20,6 +20,9 @@ from companion.tracker.game import Game
 from companion.tracker.state import Outcome
 
 log = logging.getLogger(__name__)
+UNDO_DEPTH = 500
+"""Changes a live game can take back one by one: far more than a game night needs, and its
+memory stays bounded however long the table runs (a resumed game keeps the same ones)."""
 
 
 class LiveGame:
@@ -44,6 +47,7 @@ class LiveGame:
         for seq, line in enumerate(store.lines(game_id), start=1):
             try:
                 game.apply(check_line(line))
+                game.keep_undo(UNDO_DEPTH)
             except Rejected as exc:
                 raise StoreError(
                     f"game {game_id}, log entry {seq} no longer applies: {exc}"
@@ -69,6 +73,7 @@ class LiveGame:
         except BaseException:
             self.game.rollback(checkpoint)
             raise
+        self.game.keep_undo(UNDO_DEPTH)
         # The line is stored: from here no failure may make the caller store it again.
         won, had_won = self.game.state.table.winners, checkpoint.state.table.winners
         if bool(won) != bool(had_won):

@@ -114,9 +114,15 @@ class Pipeline:
                 self._tick()
 
     def _wait_time(self) -> float:
+        """How long to wait for a read: until a retry or a tap's dwell is due, at most
+        :data:`IDLE_WAIT`."""
+        now = self.clock()
         if self._retry_at is not None:
-            return max(0.0, min(IDLE_WAIT, self._retry_at - self.clock()))
-        return 0.0 if self._waiting else IDLE_WAIT
+            return max(0.0, min(IDLE_WAIT, self._retry_at - now))
+        if self._waiting:
+            return 0.0
+        due = self._filter.next_due(now)
+        return IDLE_WAIT if due is None else max(0.0, min(IDLE_WAIT, due - now))
 
     def _take(self, timeout: float) -> None:
         """Move arrived reads onto the waiting work, in order."""

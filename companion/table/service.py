@@ -161,7 +161,8 @@ class TableService(Pipeline):
             try:
                 outcome = live.submit(line)
             except StoreError as exc:
-                self._store_failed(exc)
+                if not self._in_worker():  # the worker reports its own, once, with its retry
+                    self._store_failed(exc)
                 raise
             self._store_ok()
             self._announce(outcome)

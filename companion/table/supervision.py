@@ -14,7 +14,7 @@ from typing import Literal
 StoreState = Literal["ok", "failing"]
 
 FIRST_RETRY = 0.1  #: seconds before the first retry of a failed write
-LONGEST_RETRY = 5.0  #: seconds between retries once back-off has grown
+LONGEST_RETRY = 2.0  #: seconds between retries once back-off has grown
 
 
 @dataclass(frozen=True, slots=True)

@@ -42,10 +42,19 @@ class Game:
             self.state = new_state(header)
             self._step = step
         self._before: list[Any] = []
+        self._forgotten = 0  # changes too old to undo (see keep_undo)
 
     @property
     def can_undo(self) -> bool:
         return bool(self._before)
+
+    def keep_undo(self, depth: int) -> None:
+        """Forget the states before the last ``depth`` changes: they can no longer be undone.
+        A table running for days keeps its memory bounded; replaying a tape keeps them all."""
+        extra = len(self._before) - depth
+        if extra > 0:
+            del self._before[:extra]
+            self._forgotten += extra
 
     def checkpoint(self) -> Checkpoint:
         """Where the game stands now, to :meth:`rollback` to if storing the next line fails."""
@@ -61,6 +70,11 @@ class Game:
         """:raises Rejected: the line cannot be applied; nothing changed."""
         if line.get("input") == "undo":
             if not self._before:
+                if self._forgotten:
+                    raise Rejected(
+                        "older changes are no longer kept to undo: correct the table with "
+                        "taps and inputs instead"
+                    )
                 raise Rejected("there is nothing to undo")
             previous = self._before.pop()
             restored = replace(previous, header=self.state.header, version=self.state.version + 1)

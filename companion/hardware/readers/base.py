@@ -73,7 +73,13 @@ class Health:
             self.last_read = now
             self.last_poll = now
             self._recent.append(now)
+            self._forget(now)  # also with nobody asking: a table runs for weeks
             self.state = "ok"
+
+    def _forget(self, now: float) -> None:
+        """Drop reads older than a minute (called with the lock held)."""
+        while self._recent and self._recent[0] < now - 60.0:
+            self._recent.popleft()
 
     def polled(self) -> None:
         with self._lock:
@@ -98,8 +104,7 @@ class Health:
     def snapshot(self) -> HealthSnapshot:
         with self._lock:
             now = self.clock()
-            while self._recent and self._recent[0] < now - 60.0:
-                self._recent.popleft()
+            self._forget(now)
             return HealthSnapshot(
                 self.zone,
                 self.state,

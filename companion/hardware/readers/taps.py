@@ -1,13 +1,19 @@
-"""From raw reads to taps: debounce and cross-zone reads, decided from the reads' own times.
+"""From raw reads to taps: a card counts by how long it lay on a zone, decided from the reads'
+own times.
 
-* The same tag arriving again at the same zone soon after it left (a card slid over the
-  antenna's edge, a tag flapping in and out) is the same tap.
-* The same tag read at a second zone soon after its tap at a first one (a card lying across
-  two antennas, or slid from one to the other) is never a second play: if it then leaves the
-  first zone and stays on the second, it is one tap there (where it dwelt); if it is still read
-  on both after a moment, a person is asked.
+* **Dwell.** A card counts once it has been present at a zone for :data:`MIN_DWELL` seconds in
+  total, however the reads flickered on the way (a tag at an antenna's edge flaps in and out
+  many times a second); a card only brushed past a zone does not count.
+* **The same visit.** A card back at the zone it counted at after losing the read for up to
+  :data:`SAME_VISIT` seconds is the same tap (an RF drop-out, a card picked up to be read and
+  put back), never a second play.
+* **Across zones.** The same tag counted at a second zone soon after it counted at a first one
+  (a card lying across two antennas, or slid from one to the other) is never a second play: if
+  it then leaves the first zone and stays on the second, it is one tap there (where it dwelt);
+  if it is still read on both after a moment, a person is asked.
 
-Pure: no threads and no clock of its own (:meth:`TapFilter.poll` takes the time).
+Pure: no threads and no clock of its own (:meth:`TapFilter.poll` takes the time). Memory stays
+bounded: what a card did is forgotten once nothing can depend on it any more.
 """
 
 from __future__ import annotations
@@ -16,7 +22,8 @@ from dataclasses import dataclass, field
 
 from companion.hardware.readers.base import TagRead
 
-REARRIVE_WINDOW = 1.0  #: seconds after leaving in which coming back is the same tap
+MIN_DWELL = 0.05  #: seconds a card must lie on a zone in total to count (nfcpy reports >= 0.3 s)
+SAME_VISIT = 3.0  #: seconds a counted card may be lost and come back as the same tap
 CROSSTALK_WINDOW = 0.8  #: seconds after a tap in which a read elsewhere is suspect
 DECIDE_AFTER = 1.5  #: seconds a tag may sit on two zones before a person is asked
 
@@ -49,9 +56,23 @@ Output = Tap | Crosstalk | Ignored
 
 
 @dataclass
-class _Seen:
+class _Visit:
+    """A card's stay at one zone, flickers and brief losses included."""
+
+    since: float | None  #: present since (None: not read now)
+    dwelt: float = 0.0  #: presence before ``since``
+    left: float | None = None  #: when the read was last lost
+    counted: bool = False  #: its tap was taken (or it was judged part of another zone's)
+    card: str | None = None
+
+    def presence(self, now: float) -> float:
+        return self.dwelt + (now - self.since if self.since is not None else 0.0)
+
+
+@dataclass
+class _Counted:
     zone: str
-    at: float  # when its tap was taken
+    at: float
 
 
 @dataclass
@@ -59,68 +80,127 @@ class _Conflict:
     first: str
     second: str
     since: float
-    card: str | None
 
 
 @dataclass
 class TapFilter:
-    rearrive_window: float = REARRIVE_WINDOW
+    min_dwell: float = MIN_DWELL
+    same_visit: float = SAME_VISIT
     crosstalk_window: float = CROSSTALK_WINDOW
     decide_after: float = DECIDE_AFTER
-    _present: dict[str, set[str]] = field(default_factory=dict)  # uid -> zones reading it now
-    _left: dict[tuple[str, str], float] = field(default_factory=dict)  # (uid, zone) -> left at
-    _tapped: dict[str, _Seen] = field(default_factory=dict)  # uid -> its last tap
+    _visits: dict[tuple[str, str], _Visit] = field(default_factory=dict)  # (uid, zone)
+    _counted: dict[str, _Counted] = field(default_factory=dict)  # uid -> its last tap
     _conflicts: dict[str, _Conflict] = field(default_factory=dict)
 
     def feed(self, read: TagRead) -> list[Output]:
+        """A read at its own time (after :meth:`poll` to that time)."""
         if read.kind == "arrived":
             return self._arrived(read)
         return self._departed(read)
 
-    def _arrived(self, read: TagRead) -> list[Output]:
-        uid, zone, now = read.uid, read.zone, read.at
-        zones = self._present.setdefault(uid, set())
-        zones.add(zone)
-        left = self._left.get((uid, zone))
-        last = self._tapped.get(uid)
-        came_back = left is not None and now - left <= self.rearrive_window
-        if last is not None and last.zone == zone and came_back:
-            return [Ignored(read, "the same card came back at once: one tap")]
-        if last is not None and last.zone != zone and uid not in self._conflicts:
-            still_there = last.zone in zones
-            recently = now - last.at <= self.crosstalk_window
-            left_first = self._left.get((uid, last.zone))
-            just_left = left_first is not None and now - left_first <= self.crosstalk_window
-            if (still_there and recently) or (not still_there and just_left and recently):
-                if still_there:
-                    self._conflicts[uid] = _Conflict(last.zone, zone, now, read.card)
-                    return [
-                        Ignored(read, f"also read at {last.zone}: waiting to see where it stays")
-                    ]
-                return [Ignored(read, f"slid over from {last.zone}: one tap")]
-        self._tapped[uid] = _Seen(zone, now)
-        return [Tap(zone, uid, now, read.card)]
-
-    def _departed(self, read: TagRead) -> list[Output]:
-        uid, zone, now = read.uid, read.zone, read.at
-        self._left[(uid, zone)] = now
-        zones = self._present.get(uid, set())
-        zones.discard(zone)
-        conflict = self._conflicts.get(uid)
-        if conflict is None:
-            return []
-        del self._conflicts[uid]
-        if zone == conflict.first and conflict.second in zones:
-            # It left the first zone and stays on the second: it dwelt there, one tap there.
-            self._tapped[uid] = _Seen(conflict.second, now)
-            return [Tap(conflict.second, uid, now, conflict.card)]
-        return []  # a blip on the second zone: the first tap stands
-
     def poll(self, now: float) -> list[Output]:
-        """Conflicts that lasted too long become questions for a person."""
-        asked: list[Output] = []
+        """Taps whose dwell was reached by ``now``, and conflicts that lasted too long (they
+        become questions for a person)."""
+        outputs: list[Output] = []
+        due = [
+            (visit.since + self.min_dwell - visit.dwelt, uid, zone)
+            for (uid, zone), visit in self._visits.items()
+            if not visit.counted
+            and visit.since is not None
+            and visit.presence(now) >= self.min_dwell
+        ]
+        for reached, uid, zone in sorted(due):
+            outputs += self._count(uid, zone, reached)
         for uid, conflict in list(self._conflicts.items()):
             if now - conflict.since >= self.decide_after:
                 del self._conflicts[uid]
-                asked.append(Crosstalk(uid, conflict.first, conflict.second, now))
-        return asked
+                second = self._visits.get((uid, conflict.second))
+                if second is not None:
+                    second.counted = True  # the person's answer says where it is
+                outputs.append(Crosstalk(uid, conflict.first, conflict.second, now))
+        self._forget(now)
+        return outputs
+
+    def next_due(self, now: float) -> float | None:
+        """When :meth:`poll` next has something to say, if reads stay as they are."""
+        times = [
+            visit.since + self.min_dwell - visit.dwelt
+            for visit in self._visits.values()
+            if not visit.counted and visit.since is not None
+        ]
+        times += [c.since + self.decide_after for c in self._conflicts.values()]
+        return max(now, min(times)) if times else None
+
+    def _arrived(self, read: TagRead) -> list[Output]:
+        key, now = (read.uid, read.zone), read.at
+        visit = self._visits.get(key)
+        if visit is not None and visit.since is not None:
+            return []  # read again while present: nothing new
+        if visit is not None and visit.left is not None and now - visit.left <= self.same_visit:
+            visit.since = now
+            if visit.counted:
+                return [Ignored(read, "the same card came back at once: one tap")]
+            return []
+        self._visits[key] = _Visit(since=now, card=read.card)
+        return []
+
+    def _departed(self, read: TagRead) -> list[Output]:
+        uid, zone, now = read.uid, read.zone, read.at
+        visit = self._visits.get((uid, zone))
+        if visit is None or visit.since is None:
+            return []
+        outputs = self.poll(now)  # a dwell reached just before it left still counts
+        visit.dwelt += now - visit.since
+        visit.since, visit.left = None, now
+        conflict = self._conflicts.get(uid)
+        if conflict is None:
+            return outputs
+        del self._conflicts[uid]
+        second = self._visits[(uid, conflict.second)]
+        if zone == conflict.first and second.since is not None:
+            # It left the first zone and stays on the second: it dwelt there, one tap there.
+            second.counted = True
+            self._counted[uid] = _Counted(conflict.second, now)
+            return [*outputs, Tap(conflict.second, uid, now, second.card)]
+        if zone == conflict.second:
+            del self._visits[(uid, zone)]  # a blip on the second zone: the first tap stands
+        return outputs
+
+    def _count(self, uid: str, zone: str, at: float) -> list[Output]:
+        """The visit at ``zone`` reached its dwell at ``at``: a tap, unless it is the same card
+        still read (or just read) at the zone it counted at a moment ago."""
+        visit = self._visits[(uid, zone)]
+        last = self._counted.get(uid)
+        if last is not None and last.zone != zone and uid not in self._conflicts:
+            first = self._visits.get((uid, last.zone))
+            recently = at - last.at <= self.crosstalk_window
+            still_there = first is not None and first.since is not None
+            just_left = (
+                first is not None
+                and first.left is not None
+                and at - first.left <= self.crosstalk_window
+            )
+            if recently and still_there:
+                self._conflicts[uid] = _Conflict(last.zone, zone, at)
+                return []
+            if recently and just_left:
+                visit.counted = True
+                read = TagRead(zone, uid, "arrived", at, visit.card)
+                return [Ignored(read, f"slid over from {last.zone}: one tap")]
+        if uid in self._conflicts:
+            return []
+        visit.counted = True
+        self._counted[uid] = _Counted(zone, at)
+        return [Tap(zone, uid, at, visit.card)]
+
+    def _forget(self, now: float) -> None:
+        """Drop what no later read can depend on (memory stays bounded however long the night)."""
+        horizon = max(self.same_visit, self.crosstalk_window)
+        for key, visit in list(self._visits.items()):
+            gone = visit.since is None and visit.left is not None and now - visit.left > horizon
+            if gone and key[0] not in self._conflicts:
+                del self._visits[key]
+        visiting = {uid for uid, _ in self._visits}
+        for uid, last in list(self._counted.items()):
+            if now - last.at > self.crosstalk_window and uid not in visiting:
+                del self._counted[uid]
