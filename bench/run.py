@@ -3,7 +3,8 @@ more late in a long night than in a fresh game. Results go to a JSON file.
 
 Run on the dev machine; the targets are listed in the results. Reader figures: bench/nfc_bench.py;
 dashboard figures (tap to screen, serving memory): bench/dashboard_bench.py; league server figures
-(games stored per second, push round trip, 10 tables and 2 workers): bench/league_bench.py.
+(games stored per second, push round trip, 10 tables and 2 workers): bench/league_bench.py;
+the soak (30 minutes of taps and 20 stream clients, memory flat): bench/soak_bench.py.
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ from typing import Any
 from dashboard_bench import bench_dashboard
 from league_bench import bench_league
 from nfc_bench import bench_nfc
+from soak_bench import SECONDS as SOAK_SECONDS
+from soak_bench import soak
 from stats import percentile
 
 from companion.catalogue.cards import load_catalogue
@@ -103,6 +106,12 @@ def bench_taps(live: LiveGame) -> list[float]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--out", type=Path, default=Path("bench/results.json"))
+    parser.add_argument(
+        "--soak-seconds",
+        type=float,
+        default=SOAK_SECONDS,
+        help="length of the soak (the figure that counts is the 30-minute one; 0 skips it)",
+    )
     args = parser.parse_args()
     catalogue = load_catalogue()
     header, lines = _tape(1, LONG_GAME)
@@ -133,6 +142,7 @@ def main() -> int:
         **bench_nfc(),
         **bench_dashboard(),
         **bench_league(),
+        **(soak(args.soak_seconds) if args.soak_seconds > 0 else {}),
         "machine": {"python": sys.version.split()[0], "platform": platform.platform()},
         "targets": {
             "replay_events_per_s": ">= 20000",
@@ -145,6 +155,7 @@ def main() -> int:
             "serve_rss_mb": "<= 80 (5 zones, 10 clients)",
             "league_ingest_games_per_s": ">= 20 (10 tables, 2 workers, durable commits)",
             "league_push_ms_p99": "<= 1000 (10 tables pushing at once)",
+            "soak_rss_growth_pct": "<= 10 (30 minutes of taps, 20 stream clients)",
         },
     }
     args.out.parent.mkdir(parents=True, exist_ok=True)

@@ -58,8 +58,20 @@ for (const kind of ["pointerup", "pointercancel"]) {
   }, true);
 }
 
+// The game store failing is said at the top of every screen state: taps are not being kept.
+function storeAlarm(health) {
+  const store = health && health.store;
+  const box = $("#store-alarm");
+  box.hidden = !store || store.state === "ok";
+  if (box.hidden) return;
+  const waiting = store.waiting ? ` ${store.waiting} read(s) are waiting to be stored.` : "";
+  fill(box, `The table cannot save the game (${store.error}). Taps are not counted until it can;`
+    + ` it keeps trying.${waiting} Check the Pi's storage if this stays.`);
+}
+
 function render() {
   document.body.dataset.version = payload.version;
+  storeAlarm(payload.health);
   document.body.classList.toggle("no-game-page", !payload.playing);
   $("#end-turn").hidden = !payload.playing;
   if (!payload.playing) {
