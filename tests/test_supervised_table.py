@@ -171,6 +171,7 @@ def test_the_dashboard_reports_a_failing_store(
     eventually(lambda: service.store_snapshot().waiting > 0)
     state = client.get("/api/state").get_json()
     assert state["health"]["store"]["state"] == "failing"
+    assert client.get("/api/readers").get_json()["store"]["state"] == "failing"
     assert "disk I/O error" in state["health"]["store"]["error"]
     assert state["version"] == 0
     store.down.clear()

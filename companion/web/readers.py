@@ -25,7 +25,13 @@ def page() -> str:
 
 @bp.get("/api/readers")
 def health() -> Response:
-    return jsonify(readers=[health_document(h) for h in table().service.health()])
+    """Each zone's reader, and the store the reads go to (a reader can be fine while its
+    reads cannot be stored)."""
+    service = table().service
+    return jsonify(
+        readers=[health_document(h) for h in service.health()],
+        store=service.store_snapshot().document(),
+    )
 
 
 @bp.post("/api/readers/<zone>/reopen")
