@@ -17,7 +17,15 @@ from companion.catalogue.cthulhu import CthulhuCatalogue, MCCard
 from companion.cthulhu import rules
 from companion.cthulhu.rules import Held, MCTable, Player, RulesError
 from companion.tape.lines import Header
-from companion.tape.prompts import DISMISS, Option, Prompt, PromptKind
+from companion.tape.prompts import (
+    DISMISS,
+    WAITING_KINDS,
+    Moment,
+    Option,
+    Prompt,
+    PromptKind,
+    withdraw_lapsed,
+)
 from companion.tracker.state import Rejected
 
 
@@ -56,9 +64,18 @@ def _ask(
     options: list[Option] | None = None,
     **where: Any,
 ) -> MCOutcome:
+    if state.table.winners:  # a finished game asks nothing
+        return MCOutcome(state, (_event("note", message),))
     chosen = [*(options or []), Option("Ignore", dict(DISMISS))]
+    moment = Moment() if kind in WAITING_KINDS else Moment(turn=state.table.turn)
     prompt = Prompt(
-        state.next_prompt, kind, message, tuple(chosen), where.get("tag"), where.get("zone")
+        state.next_prompt,
+        kind,
+        message,
+        tuple(chosen),
+        where.get("tag"),
+        where.get("zone"),
+        moment=moment,
     )
     updated = replace(state, prompts=(*state.prompts, prompt), next_prompt=state.next_prompt + 1)
     return MCOutcome(
@@ -78,6 +95,22 @@ def _rules(action: Callable[[], MCTable]) -> MCTable:
 
 
 def step(state: MCState, line: dict[str, Any], catalogue: Catalogue) -> MCOutcome:
+    """Apply one line, then withdraw the prompts whose turn ended (or all, once it is won)."""
+    return _sweep(_step(state, line, catalogue))
+
+
+def _sweep(outcome: MCOutcome) -> MCOutcome:
+    state = outcome.state
+    table = state.table
+    kept, lapsed = withdraw_lapsed(
+        state.prompts, turn=table.turn, over=bool(table.winners), in_play=lambda _: True
+    )
+    if not lapsed:
+        return outcome
+    return MCOutcome(replace(state, prompts=kept), (*outcome.events, *lapsed), outcome.changed)
+
+
+def _step(state: MCState, line: dict[str, Any], catalogue: Catalogue) -> MCOutcome:
     cards = catalogue.cthulhu
     if "tap" in line:
         uid, zone = line.get("tap"), line.get("zone")

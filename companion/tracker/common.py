@@ -6,8 +6,9 @@ from dataclasses import replace
 from typing import Any
 
 from companion.catalogue.cards import Card, Catalogue
+from companion.rules.game import where_is
 from companion.tape.lines import TagBinding
-from companion.tape.prompts import DISMISS, Option, Prompt, PromptKind
+from companion.tape.prompts import DISMISS, WAITING_KINDS, Moment, Option, Prompt, PromptKind
 from companion.tracker.state import Outcome, Rejected, TrackerState
 
 
@@ -30,13 +31,28 @@ def ask(
     left: int | None = 1,
 ) -> Outcome:
     """Raise a prompt (never an exception, never a silent guess); the game is unchanged.
-    ``left``: how many answers it takes (``None``: any number until Ignore)."""
+    ``left``: how many answers it takes (``None``: any number until Ignore). A finished game
+    asks nothing: the message becomes a note."""
+    if state.table.winners:
+        return Outcome(state, (note(message),))
     if not any(option.line == DISMISS for option in options):
         label = "Ignore" if left == 1 else "Done"
         options = [*options, Option(label, dict(DISMISS))]
-    prompt = Prompt(state.next_prompt, kind, message, tuple(options), tag, zone, left)
+    moment = moment_of(state, kind, tag, zone)
+    prompt = Prompt(state.next_prompt, kind, message, tuple(options), tag, zone, left, moment)
     updated = replace(state, prompts=(*state.prompts, prompt), next_prompt=state.next_prompt + 1)
     return Outcome(updated, (event("prompt", id=prompt.id, kind=kind, message=message),))
+
+
+def moment_of(state: TrackerState, kind: PromptKind, tag: str | None, zone: str | None) -> Moment:
+    """The moment a prompt belongs to: this turn, the card it is about if that is in play, the
+    base at its zone; none for the kinds about the physical truth (they wait)."""
+    if kind in WAITING_KINDS:
+        return Moment()
+    table = state.table
+    card = tag if tag is not None and where_is(table, tag) is not None else None
+    base = table.base_at(zone) if zone is not None else None
+    return Moment(turn=table.turn, card=card, base=base.tag if base is not None else None)
 
 
 def merge(first: Outcome, second: Outcome) -> Outcome:

@@ -71,8 +71,9 @@ def award(state: TrackerState, line: dict[str, Any], catalogue: Catalogue) -> Ou
         raise Rejected(f'{exc}: tap "score" on a ready base first') from None
     pending = state.pending if state.pending is None or state.pending.zone != zone else None
     deals = state.deals
-    if result.treasure_order:
-        deals = (*deals, Deal("draft", result.card, tuple(result.treasure_order)))
+    if result.treasure_order and not table.winners:
+        draft = Deal("draft", result.card, tuple(result.treasure_order), turn=table.turn)
+        deals = (*deals, draft)
     updated = replace(
         state,
         table=table,
@@ -182,7 +183,7 @@ def answer(state: TrackerState, line: dict[str, Any], catalogue: Catalogue) -> O
     choice = need(line, "option", int, "the option's index")
     prompt = next((p for p in state.prompts if p.id == wanted), None)
     if prompt is None:
-        raise Rejected(f"prompt {wanted} is not open (it was answered or undone)")
+        raise Rejected(f"prompt {wanted} is not open (it was answered, undone or lapsed)")
     if not 0 <= choice < len(prompt.options):
         raise Rejected(f"prompt {wanted} has options 0 to {len(prompt.options) - 1}")
     chosen = prompt.options[choice].line

@@ -6,6 +6,7 @@ from typing import Any
 
 from companion.catalogue.cards import Catalogue
 from companion.tracker.inputs import HANDLERS
+from companion.tracker.lapse import sweep
 from companion.tracker.state import Outcome, Rejected, TrackerState
 from companion.tracker.taps import tap
 
@@ -13,8 +14,14 @@ from companion.tracker.taps import tap
 def step(state: TrackerState, line: dict[str, Any], catalogue: Catalogue) -> Outcome:
     """Apply one event line (``undo`` is handled by :class:`~companion.tracker.Game`).
 
+    Prompts and deals whose moment passed are then withdrawn (:mod:`.lapse`).
+
     :raises Rejected: for a line the tracker cannot accept; the state is unchanged.
     """
+    return sweep(_dispatch(state, line, catalogue), catalogue)
+
+
+def _dispatch(state: TrackerState, line: dict[str, Any], catalogue: Catalogue) -> Outcome:
     if "tap" in line:
         uid, zone = line.get("tap"), line.get("zone")
         if not isinstance(uid, str) or not uid or not isinstance(zone, str):

@@ -352,11 +352,11 @@ def discard(state: TrackerState, uid: str, card: Card, catalogue: Catalogue) -> 
     if left.treasure_draws > 0:
         player = table.current_player
         draw = TreasureDraw(player, left.treasure_draws, card.id)
-        deal = Deal("draw", card.id, (player,) * left.treasure_draws)
+        deal = Deal("draw", card.id, (player,) * left.treasure_draws, turn=table.turn)
         updated = replace(
             updated,
             treasure_draws=(*updated.treasure_draws, draw),
-            deals=(*updated.deals, deal),
+            deals=updated.deals if table.winners else (*updated.deals, deal),
         )
         events.append(
             event("treasure-draw", player=player, count=left.treasure_draws, card=card.id)
