@@ -11,6 +11,7 @@ from typing import Any
 
 from companion.catalogue.cards import Catalogue
 from companion.rules.power import evaluate
+from companion.simulation.answers import dismiss_index, next_response
 from companion.tape.lines import parse_header
 from companion.tracker import Game, Rejected
 
@@ -188,50 +189,92 @@ class _Table:
         return pile.pop() if pile else None
 
 
+#: the most lines a table sends on its own after one play (a guard, never reached in practice)
+MAX_RESPONSES = 40
+
+
+class _Play:
+    """A plausible game being made: the tracker's game, the table's cards, the tape's clock."""
+
+    def __init__(self, rng: random.Random, header: dict[str, Any], catalogue: Catalogue) -> None:
+        self.rng = rng
+        self.catalogue = catalogue
+        self.game = Game(parse_header(header, catalogue), catalogue)
+        self.deal = _Table(rng, header, catalogue)
+        self.clock = 0.0
+
+    def act(self, line: dict[str, Any]) -> Iterator[dict[str, Any]]:
+        """Play ``line``, then everything the table answers to it."""
+        yield self.emit(line)
+        yield from self._respond()
+
+    def emit(self, line: dict[str, Any]) -> dict[str, Any]:
+        self.clock += self.rng.uniform(4.0, 30.0)
+        self.game.apply(line)  # :raises Rejected: (the state is then unchanged)
+        return {**line, "at": round(self.clock, 1)}
+
+    def _respond(self) -> Iterator[dict[str, Any]]:
+        """Prompts answered, a duel resolved, treasures handed out, as a table would."""
+        for _ in range(MAX_RESPONSES):
+            state = self.game.state
+            line = next_response(state, self.rng)
+            if line is None:
+                return
+            if line["input"] == "dealt":
+                self._hand_out()
+            try:
+                yield self.emit(line)
+            except Rejected:  # the offer no longer fits the table: pass on it
+                if line["input"] != "answer":
+                    return
+                ignore = dismiss_index(next(p for p in state.prompts if p.id == line["prompt"]))
+                yield self.emit({**line, "option": ignore or 0})
+
+    def _hand_out(self) -> None:
+        """The treasures of the oldest deal go to the hands: one pick, or a whole draw."""
+        deal = self.game.state.deals[0]
+        picks = deal.order[deal.taken :] if deal.kind == "draw" else deal.order[deal.taken :][:1]
+        for picker in picks:
+            treasure = self.deal.take(self.deal.treasures)
+            if treasure is not None:
+                self.deal.hands[picker].append(treasure)
+
+
 def plausible_lines(
     rng: random.Random, header: dict[str, Any], catalogue: Catalogue, max_turns: int = 400
 ) -> Iterator[dict[str, Any]]:
     """A whole game as people would play it: one minion and one action a turn, bases scored
-    when they break, new bases and their monsters, treasures dealt, until someone wins."""
-    game = Game(parse_header(header, catalogue), catalogue)
-    deal = _Table(rng, header, catalogue)
-    clock = 0.0
-
-    def emit(line: dict[str, Any]) -> dict[str, Any]:
-        nonlocal clock
-        clock += rng.uniform(4.0, 30.0)
-        game.apply(line)  # a plausible game never makes an unacceptable line
-        return {**line, "at": round(clock, 1)}
-
+    when they break, new bases and their monsters, every prompt answered and treasures dealt
+    at once, until someone wins."""
+    play = _Play(rng, header, catalogue)
     zones = [z for z in header["zones"] if z.startswith("base-")]
     for zone in zones:
-        yield from _new_base(deal, game, zone, emit)
+        yield from _new_base(play, zone)
     for _ in range(max_turns):
-        player = game.state.table.current_player
-        yield from _play_turn(deal, game, player, zones, emit)
-        yield from _score_ready(deal, game, emit)
-        yield emit({"input": "end-turn"})
-        if game.state.table.winners:
+        player = play.game.state.table.current_player
+        yield from _play_turn(play, player, zones)
+        yield from _score_ready(play)
+        yield from play.act({"input": "end-turn"})
+        if play.game.state.table.winners:
             return
-        deal.draw(player, 2)
+        play.deal.draw(player, 2)
 
 
-def _new_base(deal: _Table, game: Game, zone: str, emit: Any) -> Iterator[dict[str, Any]]:
+def _new_base(play: _Play, zone: str) -> Iterator[dict[str, Any]]:
+    deal = play.deal
     uid = deal.take(deal.bases)
     if uid is None:
         return
-    yield emit({"tap": uid, "zone": zone})
-    for _ in range(game.state.setup_left(zone)):
+    yield from play.act({"tap": uid, "zone": zone})
+    for _ in range(play.game.state.setup_left(zone)):
         monster = deal.take(deal.monsters)
         if monster is not None:
-            yield emit({"tap": monster, "zone": zone})
+            yield from play.act({"tap": monster, "zone": zone})
 
 
-def _play_turn(
-    deal: _Table, game: Game, player: str, zones: list[str], emit: Any
-) -> Iterator[dict[str, Any]]:
+def _play_turn(play: _Play, player: str, zones: list[str]) -> Iterator[dict[str, Any]]:
+    deal, game, catalogue = play.deal, play.game, play.catalogue
     hand = deal.hands[player]
-    catalogue = deal.catalogue
     tags = game.state.header.tags
     minions = [u for u in hand if catalogue[tags[u].card].is_minion]
     actions = [u for u in hand if catalogue[tags[u].card].is_action]
@@ -241,50 +284,39 @@ def _play_turn(
     if minions:
         uid = deal.rng.choice(minions)
         hand.remove(uid)
-        yield emit({"tap": uid, "zone": deal.rng.choice(live)})
+        yield from play.act({"tap": uid, "zone": deal.rng.choice(live)})
     if actions:
-        uid = deal.rng.choice(actions)
-        card = catalogue[tags[uid].card]
-        targets = [(b.zone, m.tag) for b, m in game.state.table.minions() if m.controller == player]
-        if card.play == "minion" and not targets:
-            return
-        hand.remove(uid)
-        if card.play == "minion":
-            zone, target = deal.rng.choice(targets)
-            yield emit({"tap": uid, "zone": zone})
-            yield emit({"tap": target, "zone": zone})
-        else:
-            first = game.state.next_prompt
-            yield emit({"tap": uid, "zone": deal.rng.choice(live)})
-            # a one-turn effect asks for its minion, counters for theirs: answer what it asked
-            for prompt in [p for p in game.state.prompts if p.id >= first]:
-                yield emit({"input": "answer", "prompt": prompt.id, "option": 0})
+        yield from _play_action(play, player, deal.rng.choice(actions), live)
     mine = [m.tag for _, m in game.state.table.minions() if m.controller == player]
     if mine and deal.rng.random() < 0.15:
-        yield emit({"input": "counter", "tag": deal.rng.choice(mine), "delta": 1})
+        yield from play.act({"input": "counter", "tag": deal.rng.choice(mine), "delta": 1})
     monsters = [m.tag for _, m in game.state.table.minions() if m.controller is None]
     if monsters and deal.rng.random() < 0.2:  # a Warrior or a Mage kills a monster
-        before = len(game.state.treasure_draws)
-        yield emit({"tap": deal.rng.choice(monsters), "zone": "discard"})
-        owed = game.state.treasure_draws[before:]
-        for _ in range(sum(draw.count for draw in owed)):
-            treasure = deal.take(deal.treasures)
-            if treasure is not None:
-                hand.append(treasure)
+        yield from play.act({"tap": deal.rng.choice(monsters), "zone": "discard"})
 
 
-def _score_ready(deal: _Table, game: Game, emit: Any) -> Iterator[dict[str, Any]]:
-    while True:
-        view = evaluate(game.state.table, deal.catalogue)
+def _play_action(play: _Play, player: str, uid: str, live: list[str]) -> Iterator[dict[str, Any]]:
+    game, rng = play.game, play.deal.rng
+    card = play.catalogue[game.state.header.tags[uid].card]
+    targets = [(b.zone, m.tag) for b, m in game.state.table.minions() if m.controller == player]
+    if card.play == "minion" and not targets:
+        return
+    play.deal.hands[player].remove(uid)
+    if card.play == "minion":
+        zone, target = rng.choice(targets)
+        yield play.emit({"tap": uid, "zone": zone})  # its target's tap comes next
+        yield from play.act({"tap": target, "zone": zone})
+    else:
+        yield from play.act({"tap": uid, "zone": rng.choice(live)})
+
+
+def _score_ready(play: _Play) -> Iterator[dict[str, Any]]:
+    while not play.game.state.table.winners:
+        view = evaluate(play.game.state.table, play.catalogue)
         ready = [b for b in view.bases if b.ready]
         if not ready:
             return
         zone = max(ready, key=lambda b: b.total).zone
-        yield emit({"input": "score", "zone": zone})
-        yield emit({"input": "award"})
-        result = game.state.scorings[-1]
-        for picker in result.treasure_order:
-            treasure = deal.take(deal.treasures)
-            if treasure is not None:
-                deal.hands[picker].append(treasure)
-        yield from _new_base(deal, game, zone, emit)
+        yield from play.act({"input": "score", "zone": zone})
+        yield from play.act({"input": "award"})
+        yield from _new_base(play, zone)
