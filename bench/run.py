@@ -27,8 +27,8 @@ from companion.simulation.plausible import random_header, random_lines
 from companion.storage.session import LiveGame
 from companion.storage.store import EventStore
 from companion.tape.lines import TapeLine, parse_header
-from companion.tracker import replay_lines
 from companion.tracker.document import state_document
+from companion.tracker.game import replay_lines
 
 LONG_GAME = 20_000
 TAPS = 400

@@ -12,7 +12,7 @@ from companion.catalogue.cards import Catalogue, build_catalogue, load_catalogue
 from companion.storage.session import LiveGame
 from companion.storage.store import EventStore
 from companion.table.service import TableService
-from companion.web import TOKEN_HEADER, create_app
+from companion.web.app import TOKEN_HEADER, create_app
 from tests.tapes import HEADER as TAPE_HEADER
 
 #: the browser tests' Chromium, page and live-table fixtures

@@ -7,8 +7,8 @@ from typing import Any
 
 from companion.catalogue.cards import Catalogue
 from companion.tape.lines import parse_header, read_lines
-from companion.tracker import Game, replay_lines
 from companion.tracker.document import state_document
+from companion.tracker.game import Game, replay_lines
 
 TAGS = {
     "B1": "munchkin/treehouse",

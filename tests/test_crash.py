@@ -21,8 +21,8 @@ from companion.simulation.plausible import random_header, random_lines
 from companion.storage.session import LiveGame
 from companion.storage.store import EventStore
 from companion.tape.lines import parse_header
-from companion.tracker import Game
 from companion.tracker.document import state_document
+from companion.tracker.game import Game
 
 CHILD = Path(__file__).with_name("crash_child.py")
 TRIALS = 25

@@ -14,8 +14,8 @@ from companion.storage.session import LiveGame
 from companion.storage.store import EventStore
 from companion.tape.examples import EXAMPLES, example_tape
 from companion.tape.lines import parse_header, read_lines
-from companion.tracker import Game
 from companion.tracker.document import state_document
+from companion.tracker.game import Game
 
 
 def _play(name: str, catalogue: Catalogue) -> tuple[Game, list[dict], list[dict]]:

@@ -9,7 +9,7 @@ from typing import Any
 from companion.catalogue.cards import Catalogue
 from companion.tape.examples import example_tape
 from companion.tape.lines import parse_header, read_lines
-from companion.tracker import Game
+from companion.tracker.game import Game
 
 
 def _replay(catalogue: Catalogue) -> tuple[Game, list[dict[str, Any]], dict[str, str]]:

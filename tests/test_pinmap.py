@@ -17,7 +17,6 @@ from companion.hardware.pinmap import (
     parse_pin,
 )
 
-
 HARDWARE = Path(__file__).resolve().parent.parent / "hardware"
 
 

@@ -10,11 +10,11 @@ from typing import Any
 import pytest
 
 from companion.catalogue.cards import Catalogue
-from companion.hardware.readers import MockReader
+from companion.errors import Rejected
+from companion.hardware.readers.mock import MockReader
 from companion.storage.session import LiveGame
 from companion.storage.store import EventStore
 from companion.table.service import Change, TableService
-from companion.tracker import Rejected
 from tests.tapes import HEADER
 
 

@@ -7,10 +7,9 @@ from pathlib import Path
 import pytest
 
 from companion.catalogue.cards import Catalogue
-from companion.errors import StoreError
+from companion.errors import Rejected, StoreError
 from companion.storage.session import LiveGame
 from companion.storage.store import EventStore
-from companion.tracker import Rejected
 from tests.tapes import HEADER, inp, tap
 
 

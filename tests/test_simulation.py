@@ -12,7 +12,7 @@ from companion.simulation.answers import answer, next_response
 from companion.simulation.plausible import plausible_lines, random_header
 from companion.tape.lines import parse_header
 from companion.tape.prompts import DISMISS, Option, Prompt
-from companion.tracker import Game
+from companion.tracker.game import Game
 from tests import oops_tapes, tapes
 from tests.test_tracker_lapse import SCORED
 

@@ -9,7 +9,7 @@ from dataclasses import replace
 from typing import Any
 
 from companion.catalogue.cards import Catalogue
-from companion.tracker import Game
+from companion.tracker.game import Game
 from tests import cthulhu_tapes, tapes
 from tests.oops_tapes import base_at, doc, inp, prompts, run, tap
 

@@ -7,8 +7,7 @@ from dataclasses import replace
 import pytest
 
 from companion.catalogue.cards import Catalogue
-from companion.errors import TapeError
-from companion.tracker import Rejected
+from companion.errors import Rejected, TapeError
 from companion.tracker.document import state_document
 from tests.tapes import HEADER, doc, inp, run, tap
 

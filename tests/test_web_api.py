@@ -14,7 +14,7 @@ from flask.testing import FlaskClient
 from werkzeug.serving import make_server
 
 from companion.table.service import TableService
-from companion.web import TOKEN_HEADER, create_app
+from companion.web.app import TOKEN_HEADER, create_app
 from tests.conftest import AUTH, TOKEN
 from tests.tapes import HEADER
 

@@ -14,9 +14,9 @@ import pytest
 from companion.catalogue.cards import Catalogue
 from companion.storage.session import LiveGame
 from companion.storage.store import EventStore
+from companion.table.demo import DemoPlayer, demo_header
 from companion.table.service import TableService
 from companion.web import server
-from companion.web.demo import DemoPlayer, demo_header
 from companion.web.server import Dashboard
 from tests.conftest import TOKEN
 

@@ -9,9 +9,10 @@ from pathlib import Path
 import pytest
 from flask.testing import FlaskClient
 
+from companion.table.demo import DemoPlayer
 from companion.table.service import TableService
-from companion.web import create_app, load_or_create_token
-from companion.web.demo import DemoPlayer
+from companion.web.app import create_app
+from companion.web.tokens import load_or_create_token
 from tests.conftest import AUTH, TOKEN
 
 PLAYERS = [

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.catalogue.cards import Catalogue
-from companion.web.virtual import VirtualTable
+from companion.table.virtual import VirtualTable
 from tests.browser import LiveTable
 
 SECONDS = float(os.environ.get("COMPANION_LOAD_SECONDS", "60"))

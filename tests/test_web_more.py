@@ -12,7 +12,7 @@ from flask.testing import FlaskClient
 from companion.cli.table import open_table
 from companion.hardware.config import TableConfig
 from companion.table.service import TableService
-from companion.web import create_app
+from companion.web.app import create_app
 from tests.conftest import AUTH, TOKEN
 
 PLAYERS = [

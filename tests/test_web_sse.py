@@ -15,7 +15,7 @@ from flask import Flask
 from werkzeug.serving import make_server
 
 from companion.table.service import TableService
-from companion.web import create_app
+from companion.web.app import create_app
 from companion.web.stream import events
 from companion.web.table import EXTENSION, Table
 from tests.conftest import AUTH, TOKEN

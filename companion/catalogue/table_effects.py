@@ -10,7 +10,7 @@ the table cannot see). They add nothing to power while their card sits in play.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, get_args
 
 from companion.catalogue.effect_terms import Condition, Filter, Scope
 
@@ -133,15 +133,15 @@ KINDS: dict[str, type] = {
 #: allowed values of the string fields, per kind
 LITERALS: dict[str, dict[str, tuple[str, ...]]] = {
     "counters": {
-        "on": CounterTrigger.__args__,  # type: ignore[attr-defined]
-        "target": CounterTarget.__args__,  # type: ignore[attr-defined]
+        "on": get_args(CounterTrigger),
+        "target": get_args(CounterTarget),
     },
     "move-counters": {
-        "on": CounterTrigger.__args__,  # type: ignore[attr-defined]
+        "on": get_args(CounterTrigger),
         "source": ("self", "mine"),
     },
     "bury": {
-        "what": BuryWhat.__args__,  # type: ignore[attr-defined]
+        "what": get_args(BuryWhat),
         "on": ("play", "before-scoring", "base-scored", "talent"),
         "where": ("here", "any"),
     },

@@ -12,13 +12,19 @@ import time
 from typing import Any
 
 import click
+import segno
 
 from companion.catalogue.cards import Catalogue, load_catalogue
+from companion.cli.table import token_path
 from companion.errors import CompanionError
 from companion.hardware.config import TableConfig
 from companion.storage.session import LiveGame
 from companion.storage.store import EventStore
+from companion.table.demo import DemoPlayer, demo_header
 from companion.table.service import TableService
+from companion.web import setup_cthulhu
+from companion.web.server import Dashboard, lan_address
+from companion.web.tokens import load_or_create_token
 
 
 @click.command()
@@ -36,11 +42,6 @@ from companion.table.service import TableService
 )
 def demo(port: int, lan: bool, db: str, zones: int, still: bool, game: str) -> None:
     """Start the dashboard on a simulated table with a demo game (Ctrl-C stops it)."""
-    from companion.cli.table import token_path
-    from companion.web.demo import DemoPlayer, demo_header
-    from companion.web.server import Dashboard, lan_address
-    from companion.web.tokens import load_or_create_token
-
     if not 1 <= zones <= 5:
         raise click.UsageError("--zones is 1 to 5")
     catalogue = load_catalogue()
@@ -85,8 +86,6 @@ def demo(port: int, lan: bool, db: str, zones: int, still: bool, game: str) -> N
 
 def cthulhu_header(catalogue: Catalogue, store: EventStore) -> dict[str, Any]:
     """Three players at seats 1-3, with a simulated tag on every Munchkin Cthulhu card."""
-    from companion.web import setup_cthulhu
-
     names = ["Ann", "Ben", "Cat"]
     colours = dict(zip(names, ("#d62728", "#1f77b4", "#2ca02c"), strict=True))
     sex = {"Ann": "female", "Ben": "male", "Cat": "female"}
@@ -94,6 +93,4 @@ def cthulhu_header(catalogue: Catalogue, store: EventStore) -> dict[str, Any]:
 
 
 def _print_qr(text: str) -> None:
-    import segno
-
     segno.make(text).terminal(compact=True)

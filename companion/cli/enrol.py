@@ -13,7 +13,8 @@ import click
 
 from companion.catalogue.cards import load_catalogue
 from companion.errors import CompanionError
-from companion.hardware.readers import ReaderContext, TagRead, open_reader
+from companion.hardware.readers.base import TagRead
+from companion.hardware.readers.registry import ReaderContext, open_reader
 from companion.storage.store import EventStore
 from companion.table.enrol import (
     BulkEnrolment,

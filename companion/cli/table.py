@@ -8,41 +8,19 @@ from pathlib import Path
 from typing import Any
 
 import click
+import segno
 
 from companion.catalogue.cards import Catalogue, load_catalogue
-from companion.errors import CompanionError
+from companion.errors import CompanionError, Rejected
 from companion.hardware.config import TableConfig, load_table_config
 from companion.hardware.feedback import open_feedback
 from companion.simulation.plausible import make_header
 from companion.storage.session import LiveGame
 from companion.storage.store import EventStore
+from companion.table.games import DEMO_PLAYERS, game_header
 from companion.table.service import Change, TableService
-from companion.tracker import Rejected
-
-DEMO_PLAYERS = {
-    "Ann": ["munchkin/orcs", "munchkin/elves"],
-    "Ben": ["munchkin/thieves", "munchkin/mages"],
-    "Cat": ["munchkin/warriors", "munchkin/halflings"],
-}
-
-
-def game_header(
-    players: dict[str, list[str]], zones: list[str], store: EventStore, catalogue: Catalogue
-) -> dict[str, Any]:
-    """A new game's header: its tags are the bindings enrolled so far."""
-    tags = {
-        uid: {"card": b.card, "owner": b.owner} if b.owner in players else b.card
-        for uid, b in store.bindings().items()
-        if b.card in catalogue
-    }
-    return {
-        "tape": 1,
-        "game": "smashup",
-        "players": list(players),
-        "factions": players,
-        "zones": zones,
-        "tags": tags,
-    }
+from companion.web.server import Dashboard
+from companion.web.tokens import load_or_create_token
 
 
 def parse_players(entries: tuple[str, ...], catalogue: Catalogue) -> dict[str, list[str]]:
@@ -138,9 +116,6 @@ def serve(table_file: Path | None, simulate: bool, db: str | None, port: int | N
     except CompanionError as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(1)
-    from companion.web.server import Dashboard
-    from companion.web.tokens import load_or_create_token
-
     token = load_or_create_token(token_path(db or config.db))
     service.listen(lambda change: _say(change))
     service.start()
@@ -172,10 +147,6 @@ def token_path(db: str) -> Path:
 def token(db: str) -> None:
     """Print the table's control token (the tablet needs it to change anything), as text and
     as a QR code of the dashboard address carrying it."""
-    import segno
-
-    from companion.web.tokens import load_or_create_token
-
     value = load_or_create_token(token_path(db))
     click.echo(value)
     segno.make(f"http://companion.local:8080/?token={value}").terminal(compact=True)

@@ -36,7 +36,7 @@ from pathlib import Path
 
 from companion.errors import CompanionError
 from companion.hardware.pinmap import PinMap, PinMapError, build_pin_map, is_zone_name
-from companion.hardware.readers import DRIVERS
+from companion.hardware.readers.registry import DRIVERS
 from companion.hardware.tomlfile import read_toml
 
 __all__ = ["ConfigError", "TableConfig", "ZoneConfig", "check_reader_spec", "load_table_config"]

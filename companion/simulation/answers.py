@@ -5,8 +5,8 @@ is on, treasures handed out right after the scoring or the kill. Used by the pla
 from __future__ import annotations
 
 import random
-from typing import Any
 
+from companion.tape.documents import Line
 from companion.tape.prompts import DISMISS, Prompt, PromptKind
 from companion.tracker.state import TrackerState
 
@@ -28,7 +28,7 @@ def dismiss_index(prompt: Prompt) -> int | None:
     return next((i for i, o in enumerate(prompt.options) if o.line == DISMISS), None)
 
 
-def answer(prompt: Prompt, rng: random.Random) -> dict[str, Any]:
+def answer(prompt: Prompt, rng: random.Random) -> Line:
     """The answer a table gives ``prompt``: one of its offers, or Ignore / Done."""
     offers = [i for i, option in enumerate(prompt.options) if option.line != DISMISS]
     take = TAKE_UP.get(prompt.kind, 0.0)
@@ -40,7 +40,7 @@ def answer(prompt: Prompt, rng: random.Random) -> dict[str, Any]:
     return {"input": "answer", "prompt": prompt.id, "option": ignore if ignore is not None else 0}
 
 
-def next_response(state: TrackerState, rng: random.Random) -> dict[str, Any] | None:
+def next_response(state: TrackerState, rng: random.Random) -> Line | None:
     """The next line the table sends on its own now (the oldest prompt's answer, resolving an
     open duel, a treasure taken), or ``None`` when nothing is waiting for people."""
     if state.prompts:

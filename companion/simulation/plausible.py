@@ -10,10 +10,12 @@ from collections.abc import Iterator
 from typing import Any
 
 from companion.catalogue.cards import Catalogue
+from companion.errors import Rejected
 from companion.rules.power import evaluate
 from companion.simulation.answers import dismiss_index, next_response
+from companion.tape.documents import Line
 from companion.tape.lines import parse_header
-from companion.tracker import Game, Rejected
+from companion.tracker.game import Game
 
 FACTION_POOL = (
     "core/aliens",
@@ -87,7 +89,7 @@ def make_header(
 
 def random_lines(
     rng: random.Random, header: dict[str, Any], catalogue: Catalogue, count: int
-) -> Iterator[dict[str, Any]]:
+) -> Iterator[Line]:
     """``count`` event lines that the tracker accepts, each applied as it is made."""
     game = Game(parse_header(header, catalogue), catalogue)
     uids = sorted(header["tags"])
@@ -111,7 +113,7 @@ def _next_line(
     base_uids: list[str],
     zones: list[str],
     catalogue: Catalogue,
-) -> dict[str, Any]:
+) -> Line:
     state = game.state
     table = state.table
     if table.winners:
@@ -150,7 +152,7 @@ def _next_line(
     return _tap(rng, uids, zones)
 
 
-def _tap(rng: random.Random, uids: list[str], zones: list[str]) -> dict[str, Any]:
+def _tap(rng: random.Random, uids: list[str], zones: list[str]) -> Line:
     return {"tap": rng.choice(uids), "zone": rng.choice(zones)}
 
 
@@ -203,17 +205,19 @@ class _Play:
         self.deal = _Table(rng, header, catalogue)
         self.clock = 0.0
 
-    def act(self, line: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    def act(self, line: Line) -> Iterator[Line]:
         """Play ``line``, then everything the table answers to it."""
         yield self.emit(line)
         yield from self._respond()
 
-    def emit(self, line: dict[str, Any]) -> dict[str, Any]:
+    def emit(self, line: Line) -> Line:
         self.clock += self.rng.uniform(4.0, 30.0)
         self.game.apply(line)  # :raises Rejected: (the state is then unchanged)
-        return {**line, "at": round(self.clock, 1)}
+        stamped = line.copy()
+        stamped["at"] = round(self.clock, 1)
+        return stamped
 
-    def _respond(self) -> Iterator[dict[str, Any]]:
+    def _respond(self) -> Iterator[Line]:
         """Prompts answered, a duel resolved, treasures handed out, as a table would."""
         for _ in range(MAX_RESPONSES):
             state = self.game.state
@@ -242,7 +246,7 @@ class _Play:
 
 def plausible_lines(
     rng: random.Random, header: dict[str, Any], catalogue: Catalogue, max_turns: int = 400
-) -> Iterator[dict[str, Any]]:
+) -> Iterator[Line]:
     """A whole game as people would play it: one minion and one action a turn, bases scored
     when they break, new bases and their monsters, every prompt answered and treasures dealt
     at once, until someone wins."""
@@ -260,7 +264,7 @@ def plausible_lines(
         play.deal.draw(player, 2)
 
 
-def _new_base(play: _Play, zone: str) -> Iterator[dict[str, Any]]:
+def _new_base(play: _Play, zone: str) -> Iterator[Line]:
     deal = play.deal
     uid = deal.take(deal.bases)
     if uid is None:
@@ -272,7 +276,7 @@ def _new_base(play: _Play, zone: str) -> Iterator[dict[str, Any]]:
             yield from play.act({"tap": monster, "zone": zone})
 
 
-def _play_turn(play: _Play, player: str, zones: list[str]) -> Iterator[dict[str, Any]]:
+def _play_turn(play: _Play, player: str, zones: list[str]) -> Iterator[Line]:
     deal, game, catalogue = play.deal, play.game, play.catalogue
     hand = deal.hands[player]
     tags = game.state.header.tags
@@ -295,7 +299,7 @@ def _play_turn(play: _Play, player: str, zones: list[str]) -> Iterator[dict[str,
         yield from play.act({"tap": deal.rng.choice(monsters), "zone": "discard"})
 
 
-def _play_action(play: _Play, player: str, uid: str, live: list[str]) -> Iterator[dict[str, Any]]:
+def _play_action(play: _Play, player: str, uid: str, live: list[str]) -> Iterator[Line]:
     game, rng = play.game, play.deal.rng
     card = play.catalogue[game.state.header.tags[uid].card]
     targets = [(b.zone, m.tag) for b, m in game.state.table.minions() if m.controller == player]
@@ -310,7 +314,7 @@ def _play_action(play: _Play, player: str, uid: str, live: list[str]) -> Iterato
         yield from play.act({"tap": uid, "zone": rng.choice(live)})
 
 
-def _score_ready(play: _Play) -> Iterator[dict[str, Any]]:
+def _score_ready(play: _Play) -> Iterator[Line]:
     while not play.game.state.table.winners:
         view = evaluate(play.game.state.table, play.catalogue)
         ready = [b for b in view.bases if b.ready]

@@ -10,10 +10,12 @@ from __future__ import annotations
 from typing import Any
 
 from companion.catalogue.cards import Catalogue
-from companion.errors import StoreError, TapeError
+from companion.errors import Rejected, StoreError, TapeError
 from companion.storage.store import EventStore
+from companion.tape.documents import as_line
 from companion.tape.lines import Header, parse_header
-from companion.tracker import Game, Outcome, Rejected
+from companion.tracker.game import Game
+from companion.tracker.state import Outcome
 
 
 class LiveGame:
@@ -35,7 +37,7 @@ class LiveGame:
         game = Game(_header(record.header, catalogue), catalogue)
         for seq, line in enumerate(store.lines(game_id), start=1):
             try:
-                game.apply(line)
+                game.apply(as_line(line))
             except Rejected as exc:
                 raise StoreError(
                     f"game {game_id}, log entry {seq} no longer applies: {exc}"
@@ -46,7 +48,7 @@ class LiveGame:
         """Apply, persist, acknowledge. :raises Rejected: nothing changed, nothing stored."""
         checkpoint = self.game.checkpoint()
         try:
-            outcome = self.game.apply(line)
+            outcome = self.game.apply(as_line(line))
         except Rejected as exc:
             self._keep_rejected(line, exc)
             raise

@@ -14,13 +14,16 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from companion.errors import Rejected
 from companion.hardware.feedback import NullFeedback, TableFeedback
-from companion.hardware.readers import HealthSnapshot, Reader, ReaderContext, TagRead, open_reader
+from companion.hardware.readers.base import HealthSnapshot, Reader, TagRead
+from companion.hardware.readers.registry import ReaderContext, open_reader
 from companion.hardware.readers.taps import Crosstalk, Ignored, Tap, TapFilter
 from companion.storage.session import LiveGame
 from companion.table.enrol import BulkEnrolment, EnrolError, deck_order
-from companion.tracker import Outcome, Rejected
+from companion.tape.documents import Document, Event
 from companion.tracker.document import state_document
+from companion.tracker.state import Outcome
 
 Clock = Callable[[], float]
 
@@ -30,7 +33,7 @@ class Change:
     """What listeners hear after each applied line."""
 
     version: int
-    events: tuple[dict[str, Any], ...]
+    events: tuple[Event, ...]
     changed: bool
 
 
@@ -53,7 +56,7 @@ class TableService:
         self._reads: queue.Queue[TagRead] = queue.Queue()
         self._lock = threading.RLock()
         self._listeners: list[Callable[[Change], None]] = []
-        self._document: tuple[int, dict[str, Any]] | None = None
+        self._document: tuple[int, Document] | None = None
         self._stop = threading.Event()
         self._worker: threading.Thread | None = None
         self._started_at = clock()
@@ -101,11 +104,11 @@ class TableService:
             self._announce(outcome)
             return outcome
 
-    def document(self) -> dict[str, Any]:
+    def document(self) -> Document:
         """The current state document (built once per version)."""
         return self.snapshot()[1]
 
-    def snapshot(self) -> tuple[int, dict[str, Any]]:
+    def snapshot(self) -> tuple[int, Document]:
         """The version and the state document of that version, read together."""
         with self._lock:
             version = self.version

@@ -13,7 +13,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
+
+from companion.tape.documents import Event, Line, MomentDocument, OptionDocument, PromptDocument
 
 PromptKind = Literal[
     "unknown-tag",
@@ -54,16 +56,16 @@ class Moment:
     def waits(self) -> bool:
         return self.turn is None and self.card is None and self.base is None
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> MomentDocument:
         return {"turn": self.turn, "card": self.card, "base": self.base}
 
 
 @dataclass(frozen=True, slots=True)
 class Option:
     label: str
-    line: dict[str, Any]
+    line: Line
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> OptionDocument:
         return {"label": self.label, "line": self.line}
 
 
@@ -82,7 +84,7 @@ class Prompt:
     left: int | None = 1
     moment: Moment = Moment()
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> PromptDocument:
         return {
             "id": self.id,
             "kind": self.kind,
@@ -95,7 +97,7 @@ class Prompt:
         }
 
 
-DISMISS: dict[str, Any] = {"input": "dismiss"}
+DISMISS: Line = {"input": "dismiss"}
 
 #: prompts about what is physically on the table: they wait until someone answers
 WAITING_KINDS: frozenset[PromptKind] = frozenset(
@@ -139,10 +141,10 @@ def withdraw_lapsed(
     turn: int,
     over: bool,
     in_play: Callable[[str], bool],
-) -> tuple[tuple[Prompt, ...], list[dict[str, Any]]]:
+) -> tuple[tuple[Prompt, ...], list[Event]]:
     """The prompts that still apply, and a ``lapsed`` event for each one that does not."""
     kept: list[Prompt] = []
-    lapsed: list[dict[str, Any]] = []
+    lapsed: list[Event] = []
     for prompt in prompts:
         why = lapse_reason(prompt.moment, turn=turn, over=over, in_play=in_play)
         if why is None:

@@ -2,84 +2,49 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from companion.catalogue.cards import Catalogue
+from companion.cthulhu.document import render_text as cthulhu_text
+from companion.cthulhu.document import state_document as cthulhu_document
 from companion.rules.burying import buried_by
 from companion.rules.game import buried_madness, final_vp
-from companion.rules.power import TableView, evaluate
+from companion.rules.power import BaseView, TableView, evaluate
 from companion.rules.scoring import ScoringResult, score_base
+from companion.rules.table import Attached, Base, Minion, Table
+from companion.tape.documents import (
+    AttachedDocument,
+    BaseDocument,
+    BuryingDocument,
+    Document,
+    DuelDocument,
+    DuelSide,
+    MinionDocument,
+    PlayerDocument,
+    Preview,
+)
 from companion.tracker.state import TrackerState
 
 
-def state_document(state: Any, catalogue: Catalogue) -> dict[str, Any]:
+def state_document(state: Any, catalogue: Catalogue) -> Document:
     """Everything the contract names, plus ``version``, ``winners``, ``prompts`` and detail
     fields (extra keys are allowed; named ones never change)."""
     if not isinstance(state, TrackerState):
-        from companion.cthulhu.document import state_document as cthulhu_document
-
         return cthulhu_document(state, catalogue.cthulhu)
     table = state.table
     view = evaluate(table, catalogue)
-    finals = final_vp(table)
-    hidden_madness = buried_madness(table)
-    bases = []
-    for base, base_view in zip(table.bases, view.bases, strict=True):
-        minions: list[dict[str, Any]] = []
-        monsters: list[dict[str, Any]] = []
-        for minion in base.minions:
-            entry = {
-                "tag": minion.tag,
-                "card": minion.card,
-                "controller": minion.controller,
-                "power": base_view.minion_power[minion.tag],
-                "owner": minion.owner,
-                "counters": minion.counters,
-                "counted": minion.tag not in base_view.not_counted,
-                "actions": [
-                    {"tag": a.tag, "card": a.card, "controller": a.controller}
-                    for a in minion.attached
-                ],
-            }
-            (monsters if catalogue[minion.card].is_monster else minions).append(entry)
-        bases.append(
-            {
-                "zone": base.zone,
-                "card": base.card,
-                "tag": base.tag,
-                "printed_breakpoint": base_view.printed_breakpoint,
-                "breakpoint": base_view.breakpoint,
-                "total": base_view.total,
-                "ready": base_view.ready,
-                "scoring": table.scoring == base.zone,
-                "power": dict(base_view.power),
-                "minions": minions,
-                "monsters": monsters,
-                "actions": [
-                    {"tag": a.tag, "card": a.card, "controller": a.controller}
-                    for a in base.attached
-                ],
-                "buried": [{"tag": b.tag, "controller": b.controller} for b in base.buried],
-                "buried_count": buried_by(base),
-                "monsters_to_place": state.setup_left(base.zone),
-                "preview": _preview(score_base(table, catalogue, base.zone, view)),
-            }
-        )
+    bases = [
+        _base(state, catalogue, view, base, base_view)
+        for base, base_view in zip(table.bases, view.bases, strict=True)
+    ]
+    pending = state.pending
     return {
         "game": state.header.game,
         "version": state.version,
         "turn": table.turn,
         "current_player": table.current_player,
-        "players": [
-            {
-                "name": name,
-                "vp": table.vp[seat],
-                "madness": table.madness[seat],
-                "final_vp": finals[seat],
-                "buried_madness": hidden_madness[seat],
-            }
-            for seat, name in enumerate(table.players)
-        ],
+        "players": _players(table),
         "bases": bases,
         "scorings": [result.document for result in state.scorings],
         "treasure_draws": [draw.document for draw in state.treasure_draws],
@@ -88,19 +53,80 @@ def state_document(state: Any, catalogue: Catalogue) -> dict[str, Any]:
         "winners": list(table.winners),
         "prompts": [prompt.to_json() for prompt in state.prompts],
         "pending": None
-        if state.pending is None
-        else {"tag": state.pending.tag, "card": state.pending.card, "zone": state.pending.zone},
+        if pending is None
+        else {"tag": pending.tag, "card": pending.card, "zone": pending.zone},
         "burying": _burying(state),
         "duel": _duel(state, view),
     }
 
 
-def _duel(state: TrackerState, view: TableView) -> dict[str, Any] | None:
+def _players(table: Table) -> list[PlayerDocument]:
+    finals = final_vp(table)
+    hidden_madness = buried_madness(table)
+    return [
+        {
+            "name": name,
+            "vp": table.vp[seat],
+            "madness": table.madness[seat],
+            "final_vp": finals[seat],
+            "buried_madness": hidden_madness[seat],
+        }
+        for seat, name in enumerate(table.players)
+    ]
+
+
+def _base(
+    state: TrackerState, catalogue: Catalogue, view: TableView, base: Base, base_view: BaseView
+) -> BaseDocument:
+    table = state.table
+    minions: list[MinionDocument] = []
+    monsters: list[MinionDocument] = []
+    for minion in base.minions:
+        entry = _minion(minion, base_view)
+        (monsters if catalogue[minion.card].is_monster else minions).append(entry)
+    return {
+        "zone": base.zone,
+        "card": base.card,
+        "tag": base.tag,
+        "printed_breakpoint": base_view.printed_breakpoint,
+        "breakpoint": base_view.breakpoint,
+        "total": base_view.total,
+        "ready": base_view.ready,
+        "scoring": table.scoring == base.zone,
+        "power": dict(base_view.power),
+        "minions": minions,
+        "monsters": monsters,
+        "actions": [_attached(a) for a in base.attached],
+        "buried": [{"tag": b.tag, "controller": b.controller} for b in base.buried],
+        "buried_count": buried_by(base),
+        "monsters_to_place": state.setup_left(base.zone),
+        "preview": _preview(score_base(table, catalogue, base.zone, view)),
+    }
+
+
+def _minion(minion: Minion, base_view: BaseView) -> MinionDocument:
+    return {
+        "tag": minion.tag,
+        "card": minion.card,
+        "controller": minion.controller,
+        "power": base_view.minion_power[minion.tag],
+        "owner": minion.owner,
+        "counters": minion.counters,
+        "counted": minion.tag not in base_view.not_counted,
+        "actions": [_attached(a) for a in minion.attached],
+    }
+
+
+def _attached(action: Attached) -> AttachedDocument:
+    return {"tag": action.tag, "card": action.card, "controller": action.controller}
+
+
+def _duel(state: TrackerState, view: TableView) -> DuelDocument | None:
     """The duel on (or the last one this turn): both minions, powers, cards, winners."""
     duel = state.duel
     if duel is None:
         return None
-    sides = []
+    sides: list[DuelSide] = []
     for index, (side, tag) in enumerate(
         zip(("challenger", "challenged"), duel.minions, strict=True)
     ):
@@ -133,7 +159,7 @@ def _duel(state: TrackerState, view: TableView) -> dict[str, Any] | None:
     }
 
 
-def _burying(state: TrackerState) -> dict[str, Any]:
+def _burying(state: TrackerState) -> BuryingDocument:
     """Who may uncover now, and a bury from hand waiting for its taps."""
     armed = state.bury_next
     return {
@@ -145,17 +171,15 @@ def _burying(state: TrackerState) -> dict[str, Any]:
     }
 
 
-def _preview(result: ScoringResult) -> dict[str, Any]:
+def _preview(result: ScoringResult) -> Preview:
     """If it scored now: placings (ties included) and the treasure draft."""
     document = result.document
     return {"ranking": document["ranking"], "treasures": document["treasures"]}
 
 
-def render_text(document: dict[str, Any], catalogue: Catalogue) -> str:
+def render_text(document: Mapping[str, Any], catalogue: Catalogue) -> str:
     """A readable table of a state document, for a terminal."""
     if document.get("game") == "munchkin-cthulhu":
-        from companion.cthulhu.document import render_text as cthulhu_text
-
         return cthulhu_text(document, catalogue.cthulhu)
 
     def name(card_id: str) -> str:

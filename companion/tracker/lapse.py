@@ -8,10 +8,10 @@ game everything (it asks nothing). Prompts about the physical truth wait until a
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
 
 from companion.catalogue.cards import Catalogue
 from companion.rules.game import where_is
+from companion.tape.documents import Event
 from companion.tape.prompts import LAPSE_WORDS, LapseReason, Prompt, withdraw_lapsed
 from companion.tracker.common import event, name_of
 from companion.tracker.state import Deal, Outcome, TrackerState
@@ -28,7 +28,7 @@ def sweep(outcome: Outcome, catalogue: Catalogue) -> Outcome:
     return Outcome(updated, (*outcome.events, *lapsed, *gone), outcome.changed)
 
 
-def _prompts(state: TrackerState) -> tuple[tuple[Prompt, ...], list[dict[str, Any]]]:
+def _prompts(state: TrackerState) -> tuple[tuple[Prompt, ...], list[Event]]:
     table = state.table
     return withdraw_lapsed(
         state.prompts,
@@ -38,13 +38,11 @@ def _prompts(state: TrackerState) -> tuple[tuple[Prompt, ...], list[dict[str, An
     )
 
 
-def _deals(
-    state: TrackerState, catalogue: Catalogue
-) -> tuple[tuple[Deal, ...], list[dict[str, Any]]]:
+def _deals(state: TrackerState, catalogue: Catalogue) -> tuple[tuple[Deal, ...], list[Event]]:
     table = state.table
     over = bool(table.winners)
     kept: list[Deal] = []
-    gone: list[dict[str, Any]] = []
+    gone: list[Event] = []
     for deal in state.deals:
         if not over and deal.turn == table.turn:
             kept.append(deal)

@@ -9,9 +9,8 @@ from __future__ import annotations
 from flask import Flask, Response, jsonify, request
 from werkzeug.exceptions import HTTPException
 
-from companion.errors import StoreError
+from companion.errors import Rejected, StoreError
 from companion.table.enrol import EnrolError
-from companion.tracker import Rejected
 
 
 class ApiError(Exception):

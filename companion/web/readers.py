@@ -7,7 +7,7 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify, render_template
 
-from companion.hardware.readers import HealthSnapshot
+from companion.hardware.readers.base import HealthSnapshot
 from companion.web.errors import NotFound
 from companion.web.table import table
 

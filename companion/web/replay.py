@@ -11,10 +11,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.catalogue.cards import Catalogue
-from companion.errors import TapeError
+from companion.errors import Rejected, TapeError
 from companion.storage.store import GameRecord, LogEntry
+from companion.tape.documents import as_line
 from companion.tape.lines import parse_header
-from companion.tracker import Game, Rejected, TrackerState
+from companion.tracker.game import Game
+from companion.tracker.state import TrackerState
 from companion.web.table import colours_of
 
 
@@ -86,7 +88,7 @@ def replay(record: GameRecord, log: Iterable[LogEntry], catalogue: Catalogue) ->
     scored_at: list[int] = []
     for entry in log:
         try:
-            game.apply(entry.line)
+            game.apply(as_line(entry.line))
         except Rejected as exc:
             history.error = f"log entry {entry.seq} no longer applies: {exc}"
             break

@@ -6,15 +6,15 @@ import logging
 import signal
 import socket
 import threading
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from werkzeug.serving import make_server
+from zeroconf import ServiceInfo, Zeroconf
 
+from companion.table.demo import DemoPlayer
 from companion.table.service import TableService
+from companion.web.app import create_app
 from companion.web.table import EXTENSION, Table
-
-if TYPE_CHECKING:
-    from companion.web.demo import DemoPlayer
 
 log = logging.getLogger(__name__)
 SERVICE_TYPE = "_http._tcp.local."
@@ -35,8 +35,6 @@ class Dashboard:
         simulated: bool,
         demo: DemoPlayer | None = None,
     ) -> None:
-        from companion.web import create_app
-
         self.app = create_app(service=service, token=token, simulated=simulated, demo=demo)
         self.server = make_server(host, port, self.app, threaded=True)
         self.port = self.server.server_port
@@ -90,8 +88,6 @@ def lan_address(host: str) -> str:
 def announce(host: str, port: int) -> tuple[Any, Any] | None:
     """Announce ``companion._http._tcp`` with zeroconf; None (and a warning) if that fails."""
     try:
-        from zeroconf import ServiceInfo, Zeroconf
-
         address = lan_address(host)
         info = ServiceInfo(
             SERVICE_TYPE,

@@ -8,10 +8,10 @@ from typing import Any
 from flask import Blueprint, Response, jsonify, render_template
 
 from companion.catalogue.cards import CTHULHU, Catalogue
-from companion.cli.table import game_header
 from companion.simulation.plausible import make_header
 from companion.storage.session import LiveGame
 from companion.storage.store import EventStore
+from companion.table.games import game_header
 from companion.web import setup_cthulhu as cthulhu
 from companion.web.body import COLOUR, check, json_body, maybe, need
 from companion.web.errors import BadRequest

@@ -8,12 +8,12 @@ from __future__ import annotations
 from flask import Blueprint, Response, jsonify
 
 from companion.rules.game import where_is
+from companion.table.demo import DemoPlayer
+from companion.table.virtual import NoSimZone, VirtualTable
 from companion.tracker.common import owner_candidates
 from companion.web.body import json_body, uid_field
-from companion.web.demo import DemoPlayer
 from companion.web.errors import BadRequest, NotFound
 from companion.web.table import Table, table
-from companion.web.virtual import NoSimZone, VirtualTable
 from companion.web.words import card_name
 
 bp = Blueprint("sim", __name__, url_prefix="/api")

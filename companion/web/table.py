@@ -9,17 +9,15 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, cast
+from collections.abc import Callable, Mapping
+from typing import Any, cast
 
 from flask import current_app
 
 from companion.storage.session import LiveGame
+from companion.table.demo import DemoPlayer
 from companion.table.service import Change, TableService
 from companion.web.words import Words, recent
-
-if TYPE_CHECKING:
-    from companion.web.demo import DemoPlayer
 
 #: seat colours for games whose header names none
 PALETTE = ("#d62728", "#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b")
@@ -87,7 +85,7 @@ class Table:
             self._payload = (game_id, version, data)
         return version, data
 
-    def recent(self, document: dict[str, Any]) -> list[dict[str, Any]]:
+    def recent(self, document: Mapping[str, Any]) -> list[dict[str, Any]]:
         """The last events in words, newest first (from the stored log)."""
         live = self.service.live
         tags = {uid: b.card for uid, b in live.game.state.header.tags.items()}

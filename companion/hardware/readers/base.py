@@ -13,6 +13,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
 
+from companion.errors import CompanionError
+
+
+class ReaderError(CompanionError, OSError):
+    """A reader spec is wrong, or a reader cannot be set up at all."""
+
+
 Clock = Callable[[], float]
 ReadKind = Literal["arrived", "left"]
 

@@ -19,11 +19,11 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from companion.catalogue.cards import Catalogue
-from companion.cli.table import DEMO_PLAYERS
+from companion.errors import Rejected
 from companion.simulation.plausible import make_header, plausible_lines
+from companion.table.games import DEMO_PLAYERS
 from companion.table.service import TableService
-from companion.tracker import Rejected
-from companion.web.virtual import NoSimZone, VirtualTable
+from companion.table.virtual import NoSimZone, VirtualTable
 
 
 def demo_header(catalogue: Catalogue, zones: int = 3) -> dict[str, Any]:

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.hardware.readers import MockReader
+from companion.hardware.readers.mock import MockReader
+from companion.hardware.readers.ntag_sim import NtagCard
 from companion.table.service import TableService
 
 
@@ -46,8 +47,6 @@ class VirtualTable:
         if isinstance(where, MockReader):
             where.place(uid, card)
             return card
-        from companion.hardware.readers.ntag_sim import NtagCard
-
         if len(uid) != 14:
             raise ValueError(f"a simulated tag has a 7-byte uid (14 hex digits), not {uid!r}")
         where.place(NtagCard.for_card(uid, card))
