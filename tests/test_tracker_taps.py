@@ -281,7 +281,7 @@ def test_one_turn_action_asks_for_its_minion_and_expires(catalogue: Catalogue) -
     )
     prompt = game.state.prompts[0]
     assert prompt.kind == "choose-target"
-    choice = [o.label for o in prompt.options].index("Topper Chopper at base-1")
+    choice = [o.label for o in prompt.options].index("Topper Chopper on Treehouse")
     game.apply({"input": "answer", "prompt": prompt.id, "option": choice})
     assert state_document(game.state, catalogue)["bases"][0]["minions"][0]["power"] == 9
     game.apply(inp("end-turn"))

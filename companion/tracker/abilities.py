@@ -12,7 +12,7 @@ from companion.catalogue.table_effects import BuryEffect, DestroyEffect
 from companion.rules.power import evaluate
 from companion.tape.prompts import Option
 from companion.tracker import burying, counters, duels
-from companion.tracker.common import ask, merge
+from companion.tracker.common import ask, card_label, merge, place_name
 from companion.tracker.state import Outcome, TrackerState
 
 
@@ -48,7 +48,9 @@ def after_play(
         )
     for effect in card.effects:
         if isinstance(effect, BuryEffect) and effect.on == "play" and effect.what != "self":
-            outcome = merge(outcome, burying.grant(outcome.state, effect, controller, zone, card))
+            outcome = merge(
+                outcome, burying.grant(outcome.state, effect, controller, zone, card, catalogue)
+            )
         elif isinstance(effect, DestroyEffect) and (
             effect.on == "play" or (effect.on == "uncover" and uncovering)
         ):
@@ -84,7 +86,7 @@ def before_scoring(state: TrackerState, zone: str, catalogue: Catalogue) -> Outc
             ):
                 outcome = merge(
                     outcome,
-                    burying.grant(outcome.state, effect, minion.controller, zone, card),
+                    burying.grant(outcome.state, effect, minion.controller, zone, card, catalogue),
                 )
     return outcome
 
@@ -100,7 +102,7 @@ def destroy_prompt(
     assert base is not None
     options = [
         Option(
-            f"Destroy {catalogue[m.card].name} ({view.minion_power[m.tag]} power)",
+            f"Destroy {card_label(state, catalogue, m.tag)} ({view.minion_power[m.tag]} power)",
             {"input": "remove", "tag": m.tag},
         )
         for m in base.minions
@@ -108,7 +110,8 @@ def destroy_prompt(
     ]
     if not options:
         return Outcome(state)
-    text = f"{card.name}: destroy a minion of power {effect.max_power} or less at {zone}?"
+    here = place_name(state, catalogue, zone)
+    text = f"{card.name}: destroy a minion of power {effect.max_power} or less at {here}?"
     return ask(state, "destroy", text, options, zone=zone)
 
 

@@ -89,6 +89,37 @@ def name_of(catalogue: Catalogue, card_id: str) -> str:
     return catalogue[card_id].name
 
 
+def place_name(state: TrackerState, catalogue: Catalogue, zone: str) -> str:
+    """A zone as people at the table say it: the name of the base lying there, else the zone."""
+    base = state.table.base_at(zone)
+    return name_of(catalogue, base.card) if base is not None else zone
+
+
+def ordinal(number: int) -> str:
+    suffix = (
+        "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
+    )
+    return f"{number}{suffix}"
+
+
+def card_label(state: TrackerState, catalogue: Catalogue, tag: str, *, where: bool = False) -> str:
+    """A minion in play by its name, never its tag; copies in play are told apart by where
+    they are: "Cat Burglar on Bastion", then by order of play there ("..., 2nd").
+    ``where``: always say the base."""
+    found = state.table.locate(tag)
+    if found is None:
+        bound = binding(state, tag)
+        return name_of(catalogue, bound.card) if bound is not None else "a card"
+    base, minion = found
+    name = name_of(catalogue, minion.card)
+    copies = [(b.zone, m.tag) for b, m in state.table.minions() if m.card == minion.card]
+    if len(copies) == 1 and not where:
+        return name
+    placed = f"{name} on {name_of(catalogue, base.card)}"
+    here = [t for zone, t in copies if zone == base.zone]
+    return placed if len(here) == 1 else f"{placed}, {ordinal(here.index(tag) + 1)}"
+
+
 def binding(state: TrackerState, uid: str) -> TagBinding | None:
     return state.header.tags.get(uid.upper())
 

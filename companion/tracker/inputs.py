@@ -151,7 +151,7 @@ def end_turn(state: TrackerState, line: Line, catalogue: Catalogue) -> Outcome:
     if table.winners:
         events.append(event("game-over", winners=list(table.winners)))
         return _changed(updated, *events)
-    outcome = merge(_changed(updated, *events), burying.start_of_turn(updated))
+    outcome = merge(_changed(updated, *events), burying.start_of_turn(updated, catalogue))
     return merge(outcome, counters.start_of_turn(outcome.state, catalogue))
 
 
