@@ -17,7 +17,8 @@ from flask import current_app
 from companion.storage.session import LiveGame
 from companion.table.demo import DemoPlayer
 from companion.table.service import Change, TableService
-from companion.web.words import Words, recent
+from companion.web.timeline import Timeline, timeline
+from companion.web.words import Words
 
 #: seat colours for games whose header names none
 PALETTE = ("#d62728", "#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b")
@@ -70,7 +71,8 @@ class Table:
                 cached = self._payload
                 if cached is not None and cached[:2] == (game_id, version):
                     return version, cached[2]
-            body = {
+            told = self.timeline(document)
+            body: dict[str, Any] = {
                 "version": version,
                 "state": document,
                 "simulated": self.simulated,
@@ -78,20 +80,25 @@ class Table:
                 "colours": self.colours(),
                 "game_id": game_id,
                 "zones": list(service.live.game.state.header.zones),
-                "recent": self.recent(document),
+                "recent": told.recent,
+                "undo": told.undo,
+                "redo": told.redo,
             }
             data = json.dumps(body, separators=(",", ":")).encode()
         with self._lock:
             self._payload = (game_id, version, data)
         return version, data
 
-    def recent(self, document: Mapping[str, Any]) -> list[dict[str, Any]]:
-        """The last events in words, newest first (from the stored log)."""
+    def timeline(self, document: Mapping[str, Any]) -> Timeline:
+        """The last events in words (undone ones left out), what Undo and Redo would do."""
         live = self.service.live
         tags = {uid: b.card for uid, b in live.game.state.header.tags.items()}
         bases = {b["zone"]: b["card"] for b in document.get("bases", [])}
-        entries = live.store.log(live.game_id, last=RECENT_LINES)
-        return recent(entries, Words(live.game.catalogue, tags, bases), RECENT_EVENTS)
+        words = Words(live.game.catalogue, tags, bases)
+        game_id = live.game_id
+        return timeline(
+            lambda last: live.store.log(game_id, last=last), words, RECENT_EVENTS, RECENT_LINES
+        )
 
     def listen(self, listener: Callable[[Change], None]) -> Callable[[], None]:
         return self.service.listen(listener)
