@@ -16,6 +16,7 @@ from werkzeug.serving import make_server
 
 from companion.table.service import TableService
 from companion.web.app import create_app
+from companion.web.palette import PALETTE
 from companion.web.stream import events
 from companion.web.table import EXTENSION, Table
 from tests.conftest import AUTH, TOKEN
@@ -97,7 +98,7 @@ def test_every_message_is_id_event_and_the_state_json(port: int, service: TableS
     version, data = stream.state()
     assert version == 0 and data["version"] == 0 and data["simulated"] is False
     assert set(data) >= {"version", "state", "simulated", "colours", "game_id"}
-    assert data["colours"] == {"Ann": "#d62728", "Ben": "#1f77b4", "Cat": "#2ca02c"}
+    assert data["colours"] == dict(zip(["Ann", "Ben", "Cat"], PALETTE, strict=False))
     stream.close()
 
 

@@ -23,6 +23,7 @@ from companion.storage.store import EventStore
 from companion.table.demo import DemoPlayer, demo_header
 from companion.table.service import TableService
 from companion.web import setup_cthulhu
+from companion.web.palette import PALETTE
 from companion.web.server import Dashboard, lan_address
 from companion.web.tokens import load_or_create_token
 
@@ -87,7 +88,7 @@ def demo(port: int, lan: bool, db: str, zones: int, still: bool, game: str) -> N
 def cthulhu_header(catalogue: Catalogue, store: EventStore) -> dict[str, Any]:
     """Three players at seats 1-3, with a simulated tag on every Munchkin Cthulhu card."""
     names = ["Ann", "Ben", "Cat"]
-    colours = dict(zip(names, ("#d62728", "#1f77b4", "#2ca02c"), strict=True))
+    colours = dict(zip(names, PALETTE, strict=False))
     sex = {"Ann": "female", "Ben": "male", "Cat": "female"}
     return setup_cthulhu.header(names, colours, sex, [], store, catalogue, simulated=True)
 

@@ -17,11 +17,10 @@ from flask import current_app
 from companion.storage.session import LiveGame
 from companion.table.demo import DemoPlayer
 from companion.table.service import Change, TableService
+from companion.web.palette import PALETTE
 from companion.web.timeline import Timeline, timeline
 from companion.web.words import Words
 
-#: seat colours for games whose header names none
-PALETTE = ("#d62728", "#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b")
 EXTENSION = "companion"
 #: the table screen lists this many events, found in at most this many log lines
 RECENT_EVENTS = 8
