@@ -7,6 +7,7 @@ import click
 from companion.cli.cards import cards
 from companion.cli.demo import demo
 from companion.cli.enrol import enrol
+from companion.cli.install import install
 from companion.cli.table import new_game, serve, token
 from companion.cli.tapes import example, export, games, import_tape, replay, simulate
 
@@ -18,5 +19,5 @@ def main() -> None:
 
 for command in (cards, replay, import_tape, export, games, example, simulate):
     main.add_command(command)
-for command in (demo, enrol, new_game, serve, token):
+for command in (demo, enrol, install, new_game, serve, token):
     main.add_command(command)
