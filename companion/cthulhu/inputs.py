@@ -64,8 +64,13 @@ def run_away_input(state: MCState, line: Line, catalogue: Catalogue) -> MCOutcom
         escaped = rules.run_away(state.table, name, roll, cards)
     except RulesError as exc:
         raise Rejected(str(exc)) from None
+    assert state.table.escape is not None
+    caught = "; ".join(
+        f"{cards[foe.card].name}: {rules.bad_stuff(cards[foe.card])}"
+        for foe in state.table.escape.monsters
+    )
     text = f"{name} rolled {roll}: " + (
-        "escaped" if escaped else "caught: Bad Stuff (resolve it by hand)"
+        "escaped" if escaped else f"caught. Bad Stuff, resolve it by hand: {caught}"
     )
     return changed(
         state,

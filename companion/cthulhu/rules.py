@@ -304,6 +304,14 @@ def run_away_bonus(table: MCTable, escape: Escape, name: str, catalogue: Cthulhu
     return items + sum(m.run_away for f in escape.monsters for m in catalogue[f.card].modifiers)
 
 
+def bad_stuff(card: MCCard) -> str:
+    """What a monster does to whoever it catches: its card's "Bad Stuff:" text (the whole
+    text when the card does not say it in those words)."""
+    text = (card.text or "").strip()
+    _, said, rest = text.partition("Bad Stuff:")
+    return rest.strip() if said and rest.strip() else text or "no text known: read the card"
+
+
 def run_away(table: MCTable, name: str, roll: int, catalogue: CthulhuCatalogue) -> bool:
     """Whether ``name`` escapes with ``roll`` (5 or more, with modifiers)."""
     escape = table.escape

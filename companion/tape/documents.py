@@ -316,9 +316,16 @@ class LastCombatDocument(TypedDict):
     helper: str | None
 
 
+class BadStuffDocument(TypedDict):
+    card: str
+    text: str
+
+
 class RunningDocument(TypedDict):
     players: list[str]
     needs: dict[str, int]
+    #: what each monster does to whoever it catches (its card's text, resolved by hand)
+    bad_stuff: list[BadStuffDocument]
 
 
 class CthulhuDocument(TypedDict):
