@@ -2,7 +2,8 @@
 more late in a long night than in a fresh game. Results go to a JSON file.
 
 Run on the dev machine; the targets are listed in the results. Reader figures: bench/nfc_bench.py;
-dashboard figures (tap to screen, serving memory): bench/dashboard_bench.py.
+dashboard figures (tap to screen, serving memory): bench/dashboard_bench.py; league server figures
+(games stored per second, push round trip, 10 tables and 2 workers): bench/league_bench.py.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from dashboard_bench import bench_dashboard
+from league_bench import bench_league
 from nfc_bench import bench_nfc
 from stats import percentile
 
@@ -130,6 +132,7 @@ def main() -> int:
         "taps_measured": TAPS,
         **bench_nfc(),
         **bench_dashboard(),
+        **bench_league(),
         "machine": {"python": sys.version.split()[0], "platform": platform.platform()},
         "targets": {
             "replay_events_per_s": ">= 20000",
@@ -140,6 +143,8 @@ def main() -> int:
             "tap_to_screen_ms_p50": "<= 150",
             "tap_to_screen_ms_p99": "<= 300",
             "serve_rss_mb": "<= 80 (5 zones, 10 clients)",
+            "league_ingest_games_per_s": ">= 20 (10 tables, 2 workers, durable commits)",
+            "league_push_ms_p99": "<= 1000 (10 tables pushing at once)",
         },
     }
     args.out.parent.mkdir(parents=True, exist_ok=True)

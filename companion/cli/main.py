@@ -8,6 +8,7 @@ from companion.cli.cards import cards
 from companion.cli.demo import demo
 from companion.cli.enrol import enrol
 from companion.cli.install import install
+from companion.cli.league import league
 from companion.cli.table import new_game, serve, token
 from companion.cli.tapes import example, export, games, import_tape, replay, simulate
 
@@ -19,5 +20,5 @@ def main() -> None:
 
 for command in (cards, replay, import_tape, export, games, example, simulate):
     main.add_command(command)
-for command in (demo, enrol, install, new_game, serve, token):
+for command in (demo, enrol, install, league, new_game, serve, token):
     main.add_command(command)

@@ -14,6 +14,7 @@ from companion.catalogue.cards import Catalogue, load_catalogue
 from companion.errors import CompanionError, Rejected
 from companion.hardware.config import TableConfig, load_table_config
 from companion.hardware.feedback import open_feedback
+from companion.league.shipper import Shipper
 from companion.simulation.plausible import make_header
 from companion.storage.session import LiveGame
 from companion.storage.store import EventStore
@@ -68,6 +69,7 @@ def open_table(config: TableConfig, db: str | None, *, simulate: bool) -> TableS
     no game starts the demo players' game)."""
     catalogue = load_catalogue()
     store = EventStore.open(db or config.db)
+    store.league_outbox = config.league is not None  # before a resume may finish a game
     record = store.latest_open_game()
     if record is not None:
         live = LiveGame.resume(store, record.id, catalogue)
@@ -119,6 +121,12 @@ def serve(table_file: Path | None, simulate: bool, db: str | None, port: int | N
     token = load_or_create_token(token_path(db or config.db))
     service.listen(lambda change: _say(change))
     service.start()
+    shipper = None
+    if config.league is not None:
+        league = config.league
+        shipper = Shipper(service.live.store, league.url, league.table_key, settle=league.settle_s)
+        shipper.start()
+        click.echo(f"finished games are shipped to the league at {league.url}")
     dashboard = Dashboard(
         service,
         host=config.bind,
@@ -133,6 +141,8 @@ def serve(table_file: Path | None, simulate: bool, db: str | None, port: int | N
     try:
         dashboard.run_until_stopped()
     finally:
+        if shipper is not None:
+            shipper.stop()
         service.stop()
         service.live.store.close()
 

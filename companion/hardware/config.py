@@ -22,9 +22,15 @@ See ``hardware/table.example.toml``::
     end-turn = 23
     undo = 24
 
+    [league]
+    url = "http://192.168.1.20:8700"
+    table_key = "tk_..."
+
 Zones are ``base-N`` or ``discard``; readers are spec strings for
 :func:`companion.readers.open_reader` (only checked here, never opened); pins are validated by
-:mod:`companion.pinmap` and are all optional (a laptop has none).
+:mod:`companion.pinmap` and are all optional (a laptop has none). ``[league]`` is optional: the
+store's league server and this table's key (``companion league table add NAME`` prints it);
+with it, finished games are shipped there.
 """
 
 from __future__ import annotations
@@ -39,7 +45,14 @@ from companion.hardware.pinmap import PinMap, PinMapError, build_pin_map, is_zon
 from companion.hardware.readers.registry import DRIVERS
 from companion.hardware.tomlfile import read_toml
 
-__all__ = ["ConfigError", "TableConfig", "ZoneConfig", "check_reader_spec", "load_table_config"]
+__all__ = [
+    "ConfigError",
+    "LeagueConfig",
+    "TableConfig",
+    "ZoneConfig",
+    "check_reader_spec",
+    "load_table_config",
+]
 
 
 class ConfigError(CompanionError, ValueError):
@@ -48,7 +61,8 @@ class ConfigError(CompanionError, ValueError):
 
 _TABLE_KEYS: dict[str, type] = {"name": str, "db": str, "bind": str, "port": int}
 _TABLE_DEFAULTS = {"name": "Smash Up table", "db": "companion.db", "bind": "127.0.0.1"}
-_SECTIONS = ("table", "zones", "buzzer", "buttons")
+_SECTIONS = ("table", "zones", "buzzer", "buttons", "league")
+_LEAGUE_KEYS = ("url", "table_key", "settle_s")
 # nfcpy's tty path only accepts /dev names made of letters, digits and dashes.
 _NFC_TTY = re.compile(r"tty:[A-Za-z0-9-]+(:[A-Za-z0-9]+)?")
 
@@ -58,6 +72,16 @@ class ZoneConfig:
     name: str
     reader: str
     led: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class LeagueConfig:
+    """Where this table ships its finished games, and the key it ships them with."""
+
+    url: str
+    table_key: str
+    #: seconds a finished game waits before it is shipped (an undo can still take it back)
+    settle_s: float = 30.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +95,7 @@ class TableConfig:
     port: int = 8080
     pins: PinMap = field(default_factory=PinMap)
     source: str = "<defaults>"
+    league: LeagueConfig | None = None
 
     @property
     def zone_names(self) -> tuple[str, ...]:
@@ -188,6 +213,27 @@ def _zones(zones: dict[str, object], where: str) -> tuple[list[ZoneConfig], dict
     return result, leds
 
 
+def _league(section: dict[str, object], where: str) -> LeagueConfig | None:
+    if not section:
+        return None
+    example = 'write [league] url = "http://192.168.1.20:8700" and table_key = "tk_..."'
+    extra = sorted(set(section) - set(_LEAGUE_KEYS))
+    if extra:
+        raise ConfigError(f"{where}: league.{extra[0]}: unknown key; [league] takes url, table_key")
+    url, key = section.get("url"), section.get("table_key")
+    if not isinstance(url, str) or not re.fullmatch(r"https?://[^\s/]+(/\S*)?", url):
+        raise ConfigError(f"{where}: league.url: the league server's address is needed; {example}")
+    if not isinstance(key, str) or not key.strip():
+        raise ConfigError(
+            f"{where}: league.table_key: this table's key is needed (`companion league table "
+            f"add NAME` on the league server prints it); {example}"
+        )
+    settle = section.get("settle_s", 30.0)
+    if isinstance(settle, bool) or not isinstance(settle, int | float) or not 0 <= settle <= 3600:
+        raise ConfigError(f"{where}: league.settle_s: seconds from 0 to 3600, e.g. settle_s = 30")
+    return LeagueConfig(url.rstrip("/"), key.strip(), float(settle))
+
+
 def load_table_config(path: str | Path) -> TableConfig:
     """Read and validate a table config file.
 
@@ -216,4 +262,5 @@ def load_table_config(path: str | Path) -> TableConfig:
     except PinMapError as exc:
         raise ConfigError(str(exc)) from exc
     with_leds = tuple(ZoneConfig(z.name, z.reader, pins.led(z.name)) for z in zones)
-    return TableConfig(with_leds, name, db, bind, port, pins, where)
+    league = _league(_section(document, "league", where), where)
+    return TableConfig(with_leds, name, db, bind, port, pins, where, league)

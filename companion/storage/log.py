@@ -9,6 +9,7 @@ from typing import Any
 from sqlite_utils import Database
 
 from companion.errors import StoreError
+from companion.storage.outbox import queue_game, withdraw
 from companion.storage.records import (
     Connected,
     Entry,
@@ -24,7 +25,7 @@ from companion.storage.schema import scalar
 
 #: ``rejected``: a tape line the tracker refused (kept for the record, never replayed)
 READ_KINDS = frozenset({"arrived", "left", "error", "rejected"})
-_GAME_COLUMNS = "id, game, header, players, started, ended, winner, winners"
+_GAME_COLUMNS = "id, game, header, players, started, ended, winner, winners, void"
 
 
 class GameLog(Connected):
@@ -138,17 +139,58 @@ class GameLog(Connected):
             rows = db.execute(sql, params).fetchall()
         return [
             GameRecord(
-                id_, game, json.loads(head), json.loads(seats), start, end, winner, loads(winners)
+                id_,
+                game,
+                json.loads(head),
+                json.loads(seats),
+                start,
+                end,
+                winner,
+                loads(winners),
+                bool(void),
             )
-            for id_, game, head, seats, start, end, winner, winners in rows
+            for id_, game, head, seats, start, end, winner, winners, void in rows
         ]
 
-    def finish_game(self, game_id: int, winners: list[str]) -> None:
-        """Record the end of a game (again, if an undo took a win back and another came)."""
-        row = [self._clock(), winners[0] if winners else None, dump(winners, "winners"), game_id]
+    def finish_game(
+        self, game_id: int, winners: list[str], claimed_vp: Mapping[str, int] | None = None
+    ) -> None:
+        """Record the end of a game (again, if an undo took a win back and another came).
+
+        With a league (``league_outbox``) and the final VP the tracker computed, the game's
+        push enters the outbox in this same transaction.
+        """
+        now = self._clock()
+        row = [now, winners[0] if winners else None, dump(winners, "winners"), game_id]
         with self._locked() as db, db.atomic():
             require_game(db, game_id)
             db.execute("UPDATE games SET ended = ?, winner = ?, winners = ? WHERE id = ?", row)
+            if self.league_outbox and claimed_vp is not None:
+                queue_game(db, game_id, "finished", claimed_vp, now)
+
+    def void_game(self, game_id: int) -> None:
+        """The game was abandoned unfinished (another one started at the table): it ends with
+        no winner, marked void, and with a league it is shipped as void in this transaction."""
+        now = self._clock()
+        with self._locked() as db, db.atomic():
+            require_game(db, game_id)
+            db.execute(
+                "UPDATE games SET ended = ?, winner = NULL, winners = NULL, void = 1"
+                " WHERE id = ? AND ended IS NULL",
+                [now, game_id],
+            )
+            if self.league_outbox:
+                queue_game(db, game_id, "void", None, now)
+
+    def reopen_game(self, game_id: int) -> None:
+        """An undo took the win back: the game is open again and its unsent push withdrawn."""
+        with self._locked() as db, db.atomic():
+            require_game(db, game_id)
+            db.execute(
+                "UPDATE games SET ended = NULL, winner = NULL, winners = NULL WHERE id = ?",
+                [game_id],
+            )
+            withdraw(db, game_id)
 
     def append_read(
         self, zone: str, uid: str, kind: str, at: float, detail: dict[str, Any] | None = None

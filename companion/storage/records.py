@@ -30,6 +30,8 @@ class GameRecord:
     ended: float | None
     winner: str | None
     winners: list[str] | None
+    #: abandoned unfinished when another game started at the table
+    void: bool = False
 
 
 @dataclass(frozen=True)
@@ -58,6 +60,8 @@ class Connected:
     """What the store's parts share: its name, clock and the one locked connection."""
 
     name: str
+    league_outbox: bool = False
+    """Whether finished and voided games go to the league outbox (the table has a league)."""
     _clock: Callable[[], float]
     _next_seq: dict[int, int]
 

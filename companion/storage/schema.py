@@ -6,6 +6,7 @@ header itself and refuses anything that is not ours before SQLite ever opens it.
 
 from __future__ import annotations
 
+import secrets
 from pathlib import Path
 from typing import Any
 
@@ -54,6 +55,27 @@ def _initial(db: Database) -> None:
     db.table("reads").create_index(["recorded"])
     db.execute("INSERT INTO meta (key, value) VALUES ('schema_version', ?)", [SCHEMA_VERSION])
     db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+
+
+@migrations(name="0002-league-outbox")
+def _league_outbox(db: Database) -> None:
+    """Finished games waiting to be shipped to a league server; the file's own id, which makes
+    its games' ids unique across tables; voided games."""
+    db.table("games").add_column("void", int, not_null_default=0)
+    # fmt: off
+    db.table("outbox").create(
+        {"id": int, "game_id": int, "uid": str, "status": str, "payload": str, "queued": float,
+         "state": str, "attempts": int, "next_try": float, "last_error": str, "sent": float,
+         "answer": str},
+        pk="id",
+        not_null=["game_id", "uid", "status", "payload", "queued", "state", "attempts",
+                  "next_try"],
+        defaults={"state": "pending", "attempts": 0, "next_try": 0.0},
+        foreign_keys=[("game_id", "games", "id")],
+    )
+    # fmt: on
+    db.table("outbox").create_index(["state", "next_try"])
+    db.execute("INSERT INTO meta (key, value) VALUES ('table_uid', ?)", [secrets.token_hex(8)])
 
 
 def check_file(path: Path) -> None:

@@ -11,6 +11,7 @@ from typing import Any
 
 from companion.catalogue.cards import Catalogue
 from companion.errors import Rejected, StoreError, TapeError
+from companion.rules.game import final_vp
 from companion.storage.store import EventStore
 from companion.tape.documents import as_line
 from companion.tape.lines import Header, parse_header
@@ -42,7 +43,10 @@ class LiveGame:
                 raise StoreError(
                     f"game {game_id}, log entry {seq} no longer applies: {exc}"
                 ) from None
-        return cls(store, game_id, game)
+        live = cls(store, game_id, game)
+        if game.state.table.winners and record.ended is None:
+            live._finish()  # the power went between the winning line and recording the end
+        return live
 
     def submit(self, line: dict[str, Any]) -> Outcome:
         """Apply, persist, acknowledge. :raises Rejected: nothing changed, nothing stored."""
@@ -57,9 +61,29 @@ class LiveGame:
         except BaseException:
             self.game.rollback(checkpoint)
             raise
-        if self.game.state.table.winners and not checkpoint.state.table.winners:
-            self.store.finish_game(self.game_id, list(self.game.state.table.winners))
+        won, had_won = self.game.state.table.winners, checkpoint.state.table.winners
+        if won and not had_won:
+            self._finish()
+        elif had_won and not won:
+            self.store.reopen_game(self.game_id)
         return outcome
+
+    @property
+    def finished(self) -> bool:
+        return bool(self.game.state.table.winners)
+
+    def abandon(self) -> None:
+        """Another game starts at the table: this one, if unfinished, is void."""
+        if not self.finished:
+            self.store.void_game(self.game_id)
+
+    def _finish(self) -> None:
+        table = self.game.state.table
+        # what the table claims to a league: Smash Up's final VP (after Madness)
+        claimed = (
+            None if self.game.cthulhu else dict(zip(table.players, final_vp(table), strict=True))
+        )
+        self.store.finish_game(self.game_id, list(table.winners), claimed)
 
     def _keep_rejected(self, line: dict[str, Any], error: Rejected) -> None:
         zone, uid, at = line.get("zone"), line.get("tap"), line.get("at")

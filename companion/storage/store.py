@@ -6,7 +6,8 @@ The log is append-only (undo is itself an appended line) and a game is rebuilt b
 The store knows lines and events as JSON data, never the rules.
 
 Its parts: :mod:`.schema` (our files, migrations, pragmas), :mod:`.log` (games, logs, reads),
-:mod:`.bindings` (tags), :mod:`.records` (what it hands out).
+:mod:`.bindings` (tags), :mod:`.outbox` (games waiting for the league), :mod:`.records`
+(what it hands out).
 
 Threading: one writer. The store is meant to be used from one thread at a time; its connection
 is opened with ``check_same_thread=False`` and every use of it goes through one lock, so the web
@@ -28,6 +29,7 @@ from companion.errors import StoreError
 from companion.storage.bindings import TagBindings
 from companion.storage.log import READ_KINDS as READ_KINDS
 from companion.storage.log import GameLog
+from companion.storage.outbox import Outbox
 from companion.storage.records import Binding as Binding
 from companion.storage.records import GameRecord as GameRecord
 from companion.storage.records import LogEntry as LogEntry
@@ -35,7 +37,7 @@ from companion.storage.schema import APPLICATION_ID as APPLICATION_ID
 from companion.storage.schema import SETUP_ATTEMPTS, check_file, prepare
 
 
-class EventStore(GameLog, TagBindings):
+class EventStore(GameLog, TagBindings, Outbox):
     """Games and their append-only logs in one SQLite file (see the module docstring)."""
 
     def __init__(self, db: Database, *, name: str, clock: Callable[[], float]) -> None:

@@ -120,8 +120,11 @@ class TableService:
             return self._document
 
     def replace_game(self, live: LiveGame) -> None:
-        """A new game starts at this table (the readers keep running)."""
+        """A new game starts at this table (the readers keep running); the one it replaces, if
+        unfinished, is void."""
         with self._lock:
+            if live.game_id != self.live.game_id:
+                self.live.abandon()
             self.live = live
             self._document = None
             self.enrolment = None

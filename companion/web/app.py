@@ -13,7 +13,19 @@ from flask import Flask
 
 from companion.table.demo import DemoPlayer
 from companion.table.service import TableService
-from companion.web import api, auth, enrol, errors, history, live, readers, setup, shell, sim
+from companion.web import (
+    api,
+    auth,
+    enrol,
+    errors,
+    history,
+    league,
+    live,
+    readers,
+    setup,
+    shell,
+    sim,
+)
 from companion.web.auth import HEADER as TOKEN_HEADER
 from companion.web.table import EXTENSION, Table
 from companion.web.tokens import load_or_create_token
@@ -47,6 +59,6 @@ def create_app(
 
     errors.init_app(app)
     auth.init_app(app)
-    for module in (live, api, setup, history, enrol, readers, sim, shell):
+    for module in (live, api, setup, history, enrol, readers, sim, league, shell):
         app.register_blueprint(module.bp)
     return app

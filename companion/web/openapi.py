@@ -103,7 +103,8 @@ def _game_paths() -> dict[str, Any]:
         "/api/games": {
             "get": _op("Past and current games, newest first"),
             "post": _op(
-                "Start a new game on this table: 2-4 players, two factions each",
+                "Start a new game on this table: 2-4 players, two factions each; a player with "
+                '"guest": true plays without a league name',
                 body=_props(("players",), players="array", zones="integer"),
                 ok="201",
                 post=True,
@@ -113,6 +114,12 @@ def _game_paths() -> dict[str, Any]:
             "get": _op("A game, its scorings, VP after each line", params=("game_id",))
         },
         "/api/stats": {"get": _op("Win rates of faction pairs over finished games")},
+        "/api/league": {
+            "get": _op(
+                "The league: shipping on or off, the outbox (pending, sent, refused with the "
+                "league's reasons) and the league's player names cached for setup"
+            )
+        },
     }
 
 

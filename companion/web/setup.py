@@ -15,6 +15,7 @@ from companion.table.games import game_header
 from companion.web import setup_cthulhu as cthulhu
 from companion.web.body import COLOUR, check, json_body, maybe, need
 from companion.web.errors import BadRequest
+from companion.web.league import guests_of
 from companion.web.palette import PALETTE
 from companion.web.table import table
 
@@ -52,9 +53,13 @@ def new_game() -> tuple[Response, int]:
         return jsonify(game_id=started.game_id, base_deck=[], zones=header["zones"]), 201
     if game != "smashup":
         raise BadRequest(f'"game" is "smashup" or "{CTHULHU}", not {game!r}')
-    players, colours = parse_players(need(body, "players", list), catalogue)
+    entries = need(body, "players", list)
+    players, colours = parse_players(entries, catalogue)
     zones = choose_zones(maybe(body, "zones", int), running.service.readers)
     header = new_header(players, colours, zones, live.store, catalogue)
+    guests = guests_of(entries, players)
+    if guests:  # played without a league name: the league does not rate them
+        header["guests"] = guests
     if running.simulated:  # every card of the chosen factions gets a simulated tag
         made = make_header(list(players), players, catalogue, len(zones) - 1)
         header["tags"] = {**made["tags"], **header["tags"]}

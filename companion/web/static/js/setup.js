@@ -9,8 +9,15 @@ const NAMES = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay"];
 let seats = 3;
 let game = "smashup";
 const LIMITS = { smashup: [2, 4], "munchkin-cthulhu": [3, 6] };
-const [{ factions }, { readers }] = await Promise.all([getJSON("/api/factions"), getJSON("/api/readers")]);
+const [{ factions }, { readers }, league] = await Promise.all([
+  getJSON("/api/factions"), getJSON("/api/readers"), getJSON("/api/league"),
+]);
 await cards();
+// A league table offers the league's player names (cached for offline nights); a seat may
+// play as a guest instead.
+if (league.league) {
+  document.body.append(h("datalist#league-names", league.players.map((name) => h("option", { value: name }))));
+}
 
 function factionSelect(seat, which) {
   return h(
@@ -32,7 +39,12 @@ function renderSeats() {
         "div.seat",
         { dataset: { seat } },
         h("strong", `${seat + 1}.`),
-        h("input.name", { value: old.name, "aria-label": `Player ${seat + 1} name` }),
+        h("input.name", {
+          value: old.name, "aria-label": `Player ${seat + 1} name`, list: league.league ? "league-names" : null,
+        }),
+        league.league && game === "smashup"
+          ? h("label.guest", h("input.guest", { type: "checkbox", checked: old.guest, "aria-label": `Player ${seat + 1} plays as a guest` }), " guest")
+          : null,
         h("input.colour", { type: "color", value: old.colour, "aria-label": `Player ${seat + 1} colour` }),
         game === "smashup"
           ? h("div.seat-factions", factionSelect(seat, 0), factionSelect(seat, 1))
@@ -54,6 +66,7 @@ function readSeat(row) {
     colour: row.querySelector("input.colour").value,
     factions: [...row.querySelectorAll("select.faction")].map((s) => s.value),
     sex: row.querySelector("select.sex") ? row.querySelector("select.sex").value : undefined,
+    guest: row.querySelector("input.guest") ? row.querySelector("input.guest").checked : false,
   };
 }
 
