@@ -8,12 +8,14 @@ from xml.sax.saxutils import escape, quoteattr
 
 from companion.web.replay import GameHistory, VpPoint
 
-WIDTH, HEIGHT = 640, 360
-LEFT, RIGHT, TOP, BOTTOM = 48, 130, 20, 44
+#: small and with big type: it is scaled to the page, down to a phone's width
+WIDTH, LEFT, RIGHT, TOP, AXIS = 480, 44, 16, 16, 44
+PLOT_H = 220
+LEGEND_ROW, LEGEND_COLUMNS = 24, 3
 GOAL = 15  #: the Smash Up winning score, always on the scale
 CTHULHU_GOAL = 10  #: Munchkin Cthulhu's winning Level
 PANEL, GRID, GOAL_LINE, INK = "#1c2128", "#2c333d", "#9aa4b1", "#eef1f5"
-PLOT_W, PLOT_H = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
+PLOT_W = WIDTH - LEFT - RIGHT
 
 Scale = Callable[[float], float]
 
@@ -35,12 +37,14 @@ def vp_chart(history: GameHistory) -> str:
         return round(TOP + PLOT_H * (top - value) / (top - bottom), 1)
 
     title = f"{unit} by turn, game {history.record.id}"
+    rows = -(-len(history.players) // LEGEND_COLUMNS)
+    height = TOP + PLOT_H + AXIS + rows * LEGEND_ROW
     out = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{HEIGHT}" '
-        f'viewBox="0 0 {WIDTH} {HEIGHT}" role="img" aria-label={quoteattr(title)} '
-        f'font-family="sans-serif" font-size="12" fill="{INK}">',
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{height}" '
+        f'viewBox="0 0 {WIDTH} {height}" role="img" aria-label={quoteattr(title)} '
+        f'font-family="sans-serif" font-size="15" fill="{INK}">',
         f"<title>{escape(title)}</title>",
-        f'<rect x="0" y="0" width="{WIDTH}" height="{HEIGHT}" fill="{PANEL}"/>',
+        f'<rect x="0" y="0" width="{WIDTH}" height="{height}" fill="{PANEL}"/>',
         *_value_axis(bottom, top, goal, unit, y),
         *_turn_axis(points, x),
         *_lines(history, points, x, y),
@@ -72,7 +76,7 @@ def _value_axis(bottom: int, top: int, goal: int, unit: str, y: Scale) -> list[s
 def _turn_axis(points: list[VpPoint], x: Scale) -> list[str]:
     """Ticks under the ends of turns (every turn, or every 5th or 10th on long games)."""
     turns = len(points) - 1
-    every = 1 if turns <= 12 else 5 if turns <= 60 else 10
+    every = 1 if turns <= 8 else 5 if turns <= 50 else 10
     out = [f'<path d="M{LEFT},{TOP} V{TOP + PLOT_H} H{LEFT + PLOT_W}" fill="none" stroke="{INK}"/>']
     for index, point in enumerate(points[1:], start=1):
         if point.turn % every == 0 or index == 1:
@@ -82,11 +86,10 @@ def _turn_axis(points: list[VpPoint], x: Scale) -> list[str]:
                 f'stroke="{INK}"/>'
             )
             out.append(
-                f'<text x="{tx}" y="{TOP + PLOT_H + 17}" text-anchor="middle">{point.turn}</text>'
+                f'<text x="{tx}" y="{TOP + PLOT_H + 19}" text-anchor="middle">{point.turn}</text>'
             )
     out.append(
-        f'<text x="{LEFT + PLOT_W / 2}" y="{HEIGHT - 6}" text-anchor="middle">'
-        f"turn ({turns} played)</text>"
+        f'<text x="{LEFT + PLOT_W / 2}" y="{TOP + PLOT_H + 38}" text-anchor="middle">turn</text>'
     )
     return out
 
@@ -101,9 +104,12 @@ def _lines(history: GameHistory, points: list[VpPoint], x: Scale, y: Scale) -> l
                 f'<polyline fill="none" stroke={quoteattr(colour)} stroke-width="3" '
                 f'points="{line}"><title>{escape(player)}</title></polyline>'
             )
-        ly = TOP + 16 + seat * 20
-        lx = WIDTH - RIGHT + 14
-        out.append(f'<rect x="{lx}" y="{ly - 9}" width="12" height="12" fill={quoteattr(colour)}/>')
+        row, column = divmod(seat, LEGEND_COLUMNS)
+        ly = TOP + PLOT_H + AXIS + row * LEGEND_ROW + 16
+        lx = LEFT + column * (PLOT_W // LEGEND_COLUMNS)
+        out.append(
+            f'<rect x="{lx}" y="{ly - 12}" width="14" height="14" fill={quoteattr(colour)}/>'
+        )
         final = points[-1].vp[seat] if points else 0
-        out.append(f'<text x="{lx + 18}" y="{ly + 1}">{escape(player)} ({final})</text>')
+        out.append(f'<text x="{lx + 20}" y="{ly}">{escape(player)} ({final})</text>')
     return out

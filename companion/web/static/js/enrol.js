@@ -12,7 +12,7 @@ $("#bulk-owner").append(...state.state.players.map((p) => h("option", { value: p
 fill($("#bulk-zone"), readers.map((r) => h("option", { value: r.zone }, r.zone)));
 const sorted = [...all.values()].sort((a, b) => a.name.localeCompare(b.name));
 const factionNames = new Map(factions.map((f) => [f.id, f.name]));
-const setNames = new Map(factions.map((f) => [f.set, f.set_name]));
+const setNames = new Map([...factions.map((f) => [f.set, f.set_name]), ["munchkin-cthulhu", "Munchkin Cthulhu"]]);
 const from = (c) => [factionNames.get(c.faction), setNames.get(c.set) || c.set].filter(Boolean).join(", ");
 fill($("#bind-card"), sorted.map((c) => h("option", { value: c.id }, `${c.name} (${from(c)})`)));
 
