@@ -69,7 +69,12 @@ def spec() -> dict[str, Any]:
 def _table_paths() -> dict[str, Any]:
     """The live table: its state, event stream and inputs, readers, this document."""
     return {
-        "/api/state": {"get": _op("The version, state document, simulated flag, colours")},
+        "/api/state": {
+            "get": _op(
+                "The version, state document, simulated flag, colours, the last events in "
+                "words (undone ones left out), what Undo would take back and what Redo puts back"
+            )
+        },
         "/api/events": {
             "get": _op(
                 "Server-Sent Events: id <version>, event state, data as /api/state; "
