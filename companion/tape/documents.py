@@ -43,6 +43,7 @@ Line = TypedDict(
         "challenged": str,
         "madness": bool,
         "all": bool,
+        "deal": int,
         "roll": int,
         "zones": list[str],
         "rebind": bool,

@@ -105,16 +105,21 @@ def award(state: TrackerState, line: Line, catalogue: Catalogue) -> Outcome:
 
 
 def dealt(state: TrackerState, line: Line, catalogue: Catalogue) -> Outcome:
-    """The first open deal goes on: the next pick was taken, or with ``"all": true`` every
-    remaining one (the table dealt them without tapping each)."""
+    """An open deal goes on (the oldest, or ``"deal": N``, its index in ``deals``): the next
+    pick was taken, or with ``"all": true`` every remaining one (the table dealt them without
+    tapping each)."""
     if not state.deals:
         raise Rejected("no treasures are waiting to be dealt")
     everything = line.get("all", False)
     if not isinstance(everything, bool):
         raise Rejected('"all" must be true or false')
-    deal, rest = state.deals[0], state.deals[1:]
+    index = line.get("deal", 0)
+    if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < len(state.deals):
+        raise Rejected(f'"deal" is the index of an open deal, 0 to {len(state.deals) - 1}')
+    deal = state.deals[index]
     taken = len(deal.order) if everything else deal.taken + 1
-    deals = (replace(deal, taken=taken), *rest) if taken < len(deal.order) else rest
+    kept = [replace(deal, taken=taken)] if taken < len(deal.order) else []
+    deals = (*state.deals[:index], *kept, *state.deals[index + 1 :])
     who = deal.order[deal.taken]
     text = (
         f"All treasures for {name_of(catalogue, deal.card)} dealt"

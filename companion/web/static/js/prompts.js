@@ -110,29 +110,29 @@ function readyToScore(ready, player, send) {
   );
 }
 
-// Every pending deal in one strip, oldest first: who picks now, and for the oldest (the one
-// the table hands out next) the buttons to say a treasure was taken.
+// Every pending deal in one strip, oldest first: what it is for, who picks now, and the
+// buttons to say a treasure was taken (any deal, not only the oldest: a draft need not wait
+// behind a monster's draw).
 function dealStrip(state, send) {
   const deals = state.deals || [];
   if (!deals.length) return null;
   return h("section.deals", { "aria-label": "Treasures to deal" },
     h("span.deals-title", deals.length === 1 ? "Treasure to deal" : `${deals.length} treasure deals`),
-    deals.map((deal, index) => dealChip(deal, index === 0, send)));
+    deals.map((deal, index) => dealChip(deal, index, send)));
 }
 
-function dealChip(deal, first, send) {
+function dealChip(deal, index, send) {
   const what = cardName(deal.card);
+  const dealt = (all) => (e) => send({ input: "dealt", deal: index, ...(all ? { all: true } : {}) }, e.currentTarget);
   if (deal.kind === "draw") {
-    return h("div.deal.draw" + (first ? ".first" : ""),
+    return h("div.deal.draw", { dataset: { deal: index } },
       h("span.deal-what", `${deal.next} draws ${deal.count} for ${what}`),
-      first ? h("button.choice", { onclick: (e) => send({ input: "dealt", all: true }, e.currentTarget) }, "Drawn") : null);
+      h("button.choice", { onclick: dealt(true) }, "Drawn"));
   }
-  return h("div.deal.draft" + (first ? ".first" : ""),
+  return h("div.deal.draft", { dataset: { deal: index } },
     h("span.deal-what", `${what}:`),
     h("ol.draft", deal.order.map((who, i) =>
       h(i < deal.taken ? "li.done" : i === deal.taken ? "li.now" : "li", who))),
-    first
-      ? [h("button.choice", { onclick: (e) => send({ input: "dealt" }, e.currentTarget) }, `${deal.next} took one`),
-         h("button.quiet", { onclick: (e) => send({ input: "dealt", all: true }, e.currentTarget) }, "All dealt")]
-      : h("span.tag-note", "after the one above"));
+    h("button.choice", { onclick: dealt(false) }, `${deal.next} took one`),
+    h("button.quiet", { onclick: dealt(true) }, "All dealt"));
 }
