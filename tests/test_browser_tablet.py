@@ -238,5 +238,12 @@ def test_the_screen_stays_awake_goes_full_screen_and_the_app_installs(
         assert page.evaluate("document.fullscreenElement === document.documentElement")
         page.locator("#fullscreen").click()
         expect(page.locator("#fullscreen")).to_have_text("Full screen")
+        demo = DemoPlayer(live_table.service, rng=random.Random(2), direct=True)
+        for line in demo.lines():  # the game is played to its end
+            demo.play(line)
+        assert live_table.live.game.state.table.winners
+        expect(page.locator("section.prompt.game-over")).to_be_visible()
+        expect(page.locator("body")).to_have_attribute("data-awake", "off")  # it may sleep now
+        expect(page.locator("#awake")).to_be_hidden()
     finally:
         context.close()

@@ -6,6 +6,7 @@ import { fill, $ } from "./dom.js";
 let lock = null;
 let wanted = false;
 let refused = false;
+let asking = false;
 
 const supported = () => "wakeLock" in navigator;
 
@@ -34,19 +35,24 @@ export async function keepAwake(on) {
     show();
     return;
   }
-  if (lock || !supported() || document.visibilityState !== "visible") {
+  if (lock || asking || !supported() || document.visibilityState !== "visible") {
     show();
     return;
   }
+  asking = true;  // every redraw asks; one request at a time
   try {
-    lock = await navigator.wakeLock.request("screen");
+    const held = await navigator.wakeLock.request("screen");
     refused = false;
-    lock.addEventListener("release", () => {
-      lock = null;
+    held.addEventListener("release", () => {
+      if (lock === held) lock = null;
       show();
     });
+    lock = held;
+    if (!wanted) await keepAwake(false);  // the game ended while the browser was asked
   } catch {
     refused = true;
+  } finally {
+    asking = false;
   }
   show();
 }
