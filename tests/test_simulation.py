@@ -3,11 +3,14 @@ answered and every treasure handed out at once, so nothing is left open; a seed 
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
+from click.testing import CliRunner
 
 from companion.catalogue.cards import Catalogue
+from companion.cli.main import main
 from companion.simulation.answers import answer, next_response
 from companion.simulation.plausible import plausible_lines, random_header
 from companion.tape.lines import parse_header
@@ -73,3 +76,19 @@ def test_the_table_resolves_a_duel_and_deals_treasures_once_nothing_is_asked(
     assert next_response(asked.state, rng)["input"] == "answer"  # prompts come first
     header = random_header(random.Random(0), catalogue, players=2, zones=3)
     assert next_response(Game(parse_header(header, catalogue), catalogue).state, rng) is None
+
+
+def test_simulate_passes_on_an_answer_that_no_longer_fits() -> None:
+    """Seed 1 of this table once opened a duel, then offered a second dueling card to a side
+    that had one: the simulator crashed. A table passes on such an offer."""
+    players = [
+        "Ann=munchkin/orcs,oops/cowboys",
+        "Ben=munchkin/thieves,oops/ancient-egyptians",
+        "Cat=munchkin/warriors,core/pirates",
+    ]
+    args = ["simulate", *[arg for p in players for arg in ("--player", p)], "--seed", "1"]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 0, result.output
+    lines = [json.loads(line) for line in result.output.splitlines()]
+    assert lines[0]["players"] == ["Ann", "Ben", "Cat"]
+    assert any(line.get("input") == "resolve-duel" for line in lines[1:])
