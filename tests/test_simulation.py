@@ -11,6 +11,7 @@ from click.testing import CliRunner
 
 from companion.catalogue.cards import Catalogue
 from companion.cli.main import main
+from companion.league.simtables import simulated_push
 from companion.simulation.answers import answer, next_response
 from companion.simulation.plausible import plausible_lines, random_header
 from companion.tape.lines import parse_header
@@ -92,3 +93,13 @@ def test_simulate_passes_on_an_answer_that_no_longer_fits() -> None:
     lines = [json.loads(line) for line in result.output.splitlines()]
     assert lines[0]["players"] == ["Ann", "Ben", "Cat"]
     assert any(line.get("input") == "resolve-duel" for line in lines[1:])
+
+
+def test_empty_decks_are_made_again_from_their_discard_piles() -> None:
+    """This two-player game used to run both players' decks dry at 15 VP each (a tie goes
+    on) and end its 400 turns without a winner: the league disputed it. As the rulebook says,
+    an empty deck is its discard pile shuffled (a player's, and the bases and monsters)."""
+    honest = simulated_push(random.Random(8 * 1000 + 67), "t08-g067")
+    assert honest["claimed"]["winners"]
+    ended = [line for line in honest["tape"][1:] if line.get("input") == "end-turn"]
+    assert len(ended) < 400

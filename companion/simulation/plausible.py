@@ -11,7 +11,9 @@ from typing import Any
 
 from companion.catalogue.cards import Catalogue
 from companion.errors import Rejected
+from companion.rules.game import where_is
 from companion.rules.power import evaluate
+from companion.rules.table import Table
 from companion.simulation.answers import dismiss_index, next_response
 from companion.tape.documents import Line
 from companion.tape.lines import parse_header
@@ -156,6 +158,9 @@ def _tap(rng: random.Random, uids: list[str], zones: list[str]) -> Line:
     return {"tap": rng.choice(uids), "zone": rng.choice(zones)}
 
 
+SHARED_DECKS = ("base", "monster", "treasure")
+
+
 class _Table:
     """Decks, hands and discard piles of a plausible game (the tracker only sees taps)."""
 
@@ -166,28 +171,48 @@ class _Table:
         by_type: dict[str, list[str]] = {}
         for uid, card_id in tags.items():
             by_type.setdefault(catalogue[card_id].type, []).append(uid)
-        self.bases = self._shuffled(by_type.get("base", []))
-        self.monsters = self._shuffled(by_type.get("monster", []))
-        self.treasures = self._shuffled(by_type.get("treasure", []))
+        #: the shared decks (bases, monsters, treasures), each card of the kind once
+        self.kinds = {kind: sorted(by_type.get(kind, [])) for kind in SHARED_DECKS}
+        self.piles = {kind: self._shuffled(self.kinds[kind]) for kind in SHARED_DECKS}
         self.decks: dict[str, list[str]] = {}
         self.hands: dict[str, list[str]] = {}
+        self.owned: dict[str, list[str]] = {}
         for player, factions in header["factions"].items():
-            mine = [u for u, c in tags.items() if catalogue[c].faction in factions]
-            self.decks[player] = self._shuffled(mine)
+            self.owned[player] = sorted(
+                u for u, c in tags.items() if catalogue[c].faction in factions
+            )
+            self.decks[player] = self._shuffled(self.owned[player])
             self.hands[player] = []
-            self.draw(player, 5)
+            self.draw(player, 5, None)
 
     def _shuffled(self, items: list[str]) -> list[str]:
         items = sorted(items)
         self.rng.shuffle(items)
         return items
 
-    def draw(self, player: str, count: int) -> None:
+    def draw(self, player: str, count: int, table: Table | None) -> None:
+        """``count`` cards from the player's deck; an empty deck is their discard pile
+        shuffled (their cards neither in play nor in their hand), as the rulebook says."""
         for _ in range(count):
-            if self.decks[player]:
-                self.hands[player].append(self.decks[player].pop())
+            deck = self.decks[player]
+            if not deck and table is not None:
+                hand = set(self.hands[player])
+                gone = [
+                    u for u in self.owned[player] if u not in hand and where_is(table, u) is None
+                ]
+                deck.extend(self._shuffled(gone))
+            if deck:
+                self.hands[player].append(deck.pop())
 
-    def take(self, pile: list[str]) -> str | None:
+    def take(self, kind: str, table: Table) -> str | None:
+        """The top card of a shared deck. An empty one is made again from its discard pile,
+        shuffled ("Shuffle the base or monster discard pile if needed"): every card of that
+        kind neither in play nor in a hand."""
+        pile = self.piles[kind]
+        if not pile:
+            held = {uid for hand in self.hands.values() for uid in hand}
+            gone = [u for u in self.kinds[kind] if u not in held and where_is(table, u) is None]
+            pile.extend(self._shuffled(gone))
         return pile.pop() if pile else None
 
 
@@ -239,7 +264,7 @@ class _Play:
         deal = self.game.state.deals[0]
         picks = deal.order[deal.taken :] if deal.kind == "draw" else deal.order[deal.taken :][:1]
         for picker in picks:
-            treasure = self.deal.take(self.deal.treasures)
+            treasure = self.deal.take("treasure", self.game.state.table)
             if treasure is not None:
                 self.deal.hands[picker].append(treasure)
 
@@ -261,17 +286,17 @@ def plausible_lines(
         yield from play.act({"input": "end-turn"})
         if play.game.state.table.winners:
             return
-        play.deal.draw(player, 2)
+        play.deal.draw(player, 2, play.game.state.table)
 
 
 def _new_base(play: _Play, zone: str) -> Iterator[Line]:
     deal = play.deal
-    uid = deal.take(deal.bases)
+    uid = deal.take("base", play.game.state.table)
     if uid is None:
         return
     yield from play.act({"tap": uid, "zone": zone})
     for _ in range(play.game.state.setup_left(zone)):
-        monster = deal.take(deal.monsters)
+        monster = deal.take("monster", play.game.state.table)
         if monster is not None:
             yield from play.act({"tap": monster, "zone": zone})
 
