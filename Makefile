@@ -16,7 +16,8 @@ test: $(STAMP)
 	$(BIN)/python -m pytest
 
 demo: $(STAMP)
-	$(BIN)/companion demo
+	@echo "From a tablet on this network: make demo ARGS=--lan, then scan the QR code it prints."
+	$(BIN)/companion demo $(ARGS)
 
 lint: $(STAMP)
 	$(BIN)/ruff check companion tests cards/tools bench firmware .ci/check-aarch64-deps

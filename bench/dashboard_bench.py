@@ -51,7 +51,7 @@ class Server:
         )
         assert self.process.stdout is not None
         for line in self.process.stdout:
-            found = re.search(r"open http://127\.0\.0\.1:(\d+)/", line)
+            found = re.search(r"dashboard on http://127\.0\.0\.1:(\d+)/", line)
             if found:
                 self.port = int(found.group(1))
                 break

@@ -24,6 +24,8 @@ from companion.hardware.config import TableConfig
 from companion.hardware.readers.base import TagRead
 from companion.hardware.readers.nfc_zone import NfcZoneReader
 from companion.hardware.readers.ntag_sim import NtagCard, Simulator
+from companion.storage.session import LiveGame
+from companion.table.games import DEMO_PLAYERS, game_header, simulated_tags
 
 SAMPLES = 60
 
@@ -77,7 +79,10 @@ def _activation() -> list[float]:
 
 def _place_to_state() -> list[float]:
     with tempfile.TemporaryDirectory() as folder:
-        service = open_table(TableConfig.simulated(), str(Path(folder) / "b.db"), simulate=True)
+        service = open_table(TableConfig.simulated(), str(Path(folder) / "b.db"))
+        header = game_header(DEMO_PLAYERS, list(service.readers), service.store, service.catalogue)
+        header = simulated_tags(header, DEMO_PLAYERS, service.catalogue)
+        service.replace_game(LiveGame.start(service.store, header, service.catalogue))
         service.start()
         simulator = service.context.simulator
         simulator.zone("base-1").place(NtagCard.for_card("04B0000000B001", "munchkin/treehouse"))
@@ -95,7 +100,7 @@ def _place_to_state() -> list[float]:
             simulator.zone("base-1").lift()
             time.sleep(0.6)  # nfcpy notices a removal within ~0.4 s: before the next card
         service.stop()
-        service.live.store.close()
+        service.store.close()
         return times
 
 

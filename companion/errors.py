@@ -25,3 +25,10 @@ class StoreError(CompanionError):
 
 class Rejected(CompanionError, ValueError):
     """An input a game's tracker cannot accept (it changes nothing); the message says what to do."""
+
+
+class NoGame(Rejected):
+    """The table has no game in progress (first boot, or every game finished)."""
+
+    def __init__(self) -> None:
+        super().__init__("no game in progress: start one on the New game page (/setup)")

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,6 +18,27 @@ from tests.tapes import HEADER as TAPE_HEADER
 
 #: the browser tests' Chromium, page and live-table fixtures
 pytest_plugins = ["tests.browser"]
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--wheel", action="store_true", help="also run the wheel check")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The wheel check runs in CI (CI=1), or with --wheel; not twice in one CI run (.ci/run
+    runs .ci/check-wheel first and says so with COMPANION_WHEEL_CHECKED=1)."""
+    if config.getoption("--wheel"):
+        return
+    if os.environ.get("COMPANION_WHEEL_CHECKED"):
+        reason = "checked by .ci/check-wheel earlier in this CI run"
+    elif os.environ.get("CI"):
+        return
+    else:
+        reason = "builds and installs the wheel: runs in CI (CI=1) or with --wheel"
+    for item in items:
+        if "wheel" in item.keywords:
+            item.add_marker(pytest.mark.skip(reason=reason))
+
 
 TOKEN = "s3cret-token"
 AUTH = {TOKEN_HEADER: TOKEN}

@@ -6,6 +6,9 @@ import json
 from typing import Any
 
 from companion.catalogue.cards import Catalogue
+from companion.storage.session import LiveGame
+from companion.table.games import DEMO_PLAYERS, game_header, simulated_tags
+from companion.table.service import TableService
 from companion.tape.lines import parse_header, read_lines
 from companion.tracker.document import state_document
 from companion.tracker.game import Game, replay_lines
@@ -65,3 +68,13 @@ def tap(uid: str, zone: str) -> dict[str, Any]:
 
 def inp(kind: str, **fields: Any) -> dict[str, Any]:
     return {"input": kind, **fields}
+
+
+def start_demo_players_game(service: TableService) -> LiveGame:
+    """What a tablet's New game page does on a simulated table: the demo players' game, with a
+    simulated tag on each of their cards, played on ``service`` from now on."""
+    catalogue, store = service.catalogue, service.store
+    header = game_header(DEMO_PLAYERS, list(service.readers), store, catalogue)
+    live = LiveGame.start(store, simulated_tags(header, DEMO_PLAYERS, catalogue), catalogue)
+    service.replace_game(live)
+    return live

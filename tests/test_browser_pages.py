@@ -99,7 +99,13 @@ def test_without_the_token_the_tablet_asks_for_it(page: Any, live_table: LiveTab
     page.goto(f"{live_table.url}/")
     page.evaluate("localStorage.removeItem('companion-token')")
     page.reload()
-    page.locator("#end-turn").click()
+    expect(page.locator("#control")).to_contain_text("View only")
+    page.locator("#end-turn").click()  # refused: the page offers to ask, or to type the token
+    offer = page.locator("#pairing")
+    expect(offer).to_contain_text("needs the table's control token")
+    page.locator("#ask-control").click()  # this simulated table has no End-turn button to press
+    expect(offer).to_contain_text("no End-turn button to pair with")
+    offer.locator("button", has_text="Type the token instead").click()
     form = page.locator("#token-form")
     expect(form).to_be_visible()
     form.locator("input").fill(TOKEN)

@@ -25,12 +25,16 @@ def test_demo_serves_a_self_playing_simulated_table_and_stops_on_sigterm(tmp_pat
         assert process.stdout is not None
         address = None
         for line in process.stdout:
-            found = re.search(r"open (http://127\.0\.0\.1:\d+/) \(.*\?token=([\w-]+)\)", line)
+            found = re.search(
+                r"takes control with (http://127\.0\.0\.1:\d+/)\?token=([\w-]+)", line
+            )
             if found:
                 address, token = found.groups()
                 break
         assert address is not None, "the demo printed no address"
         assert token == (tmp_path / "demo.db.token").read_text().strip()
+        hint = process.stdout.readline()
+        assert "a tablet cannot reach 127.0.0.1" in hint and "companion demo --lan" in hint
         with urllib.request.urlopen(address + "api/state", timeout=10) as answer:
             state = json.load(answer)
         assert state["simulated"] is True and state["demo"] is True
@@ -68,7 +72,7 @@ def test_a_munchkin_cthulhu_demo_table(tmp_path: Path) -> None:
         assert process.stdout is not None
         address = None
         for line in process.stdout:
-            found = re.search(r"open (http://127\.0\.0\.1:\d+/) ", line)
+            found = re.search(r"dashboard on (http://127\.0\.0\.1:\d+/) ", line)
             if found:
                 address = found.group(1)
                 break

@@ -1,4 +1,4 @@
-"""``companion new-game`` and the player options."""
+"""``companion new-game``, the player options and ``companion token``."""
 
 from __future__ import annotations
 
@@ -71,43 +71,6 @@ def test_player_options_are_checked(tmp_path: Path) -> None:
 def test_serve_needs_a_table_or_simulate() -> None:
     result = CliRunner().invoke(main, ["serve"])
     assert result.exit_code != 0 and "--simulate" in result.output
-
-
-def test_serve_simulate_runs_the_table_and_its_dashboard(tmp_path: Path) -> None:
-    import json
-    import re
-    import signal
-    import subprocess
-    import sys
-    import urllib.request
-
-    db = tmp_path / "t.db"
-    process = subprocess.Popen(
-        [sys.executable, "-m", "companion", "serve", "--simulate", "--db", str(db), "--port", "0"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        assert process.stdout is not None
-        line = process.stdout.readline()
-        port = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
-        assert port, line
-        with urllib.request.urlopen(f"http://127.0.0.1:{port.group(1)}/api/state", timeout=5) as r:
-            state = json.load(r)
-        assert state["simulated"] is True and state["state"]["players"][0]["name"] == "Ann"
-        address = f"http://127.0.0.1:{port.group(1)}/api/sim/cards"
-        with urllib.request.urlopen(address, timeout=5) as r:
-            cards = json.load(r)["cards"]
-        assert len(cards) > 100  # every card of the demo factions has a simulated tag
-        assert (tmp_path / "t.db.token").stat().st_mode & 0o077 == 0
-    finally:
-        process.send_signal(signal.SIGTERM)
-        process.wait(timeout=10)
-        for pipe in (process.stdout, process.stderr):
-            if pipe is not None:
-                pipe.close()
-    assert process.returncode == 0
 
 
 def test_token_prints_the_control_token(tmp_path: Path) -> None:

@@ -226,3 +226,16 @@ def test_open_feedback_picks_by_pins(factory: Any) -> None:
     assert factory.pin(17).state
     real.close()
     Feedback.from_config(config, pin_factory=factory).close()
+
+
+def test_pairing_blinks_every_led_then_the_game_shows_again(feedback: Feedback) -> None:
+    feedback.show(document(ready=("base-1",)))
+    assert feedback.current_leds == {"base-1": "on", "base-2": "off", "base-3": "off"}
+    feedback.pairing(True)
+    assert set(feedback.current_leds.values()) == {"pairing"}
+    feedback.show(document(ready=("base-2",), prompts=("base-3",)))  # the game goes on meanwhile
+    assert set(feedback.current_leds.values()) == {"pairing"}
+    feedback.pairing(False)
+    assert feedback.current_leds == {"base-1": "off", "base-2": "on", "base-3": "blink"}
+    assert feedback.buttons == frozenset({"end-turn", "undo"})
+    assert NullFeedback().buttons == frozenset()

@@ -19,9 +19,16 @@ from tests.tapes import HEADER
 
 
 class Recorder:
+    """A TableFeedback that remembers what it was asked to do."""
+
+    buttons = frozenset({"end-turn", "undo"})
+
     def __init__(self) -> None:
         self.sounds: list[str] = []
         self.shown = 0
+        self.blinking: list[bool] = []
+        self.on_end_turn: Callable[[], None] | None = None
+        self.on_undo: Callable[[], None] | None = None
 
     def accepted(self) -> None:
         self.sounds.append("accepted")
@@ -31,6 +38,9 @@ class Recorder:
 
     def show(self, document: dict[str, Any]) -> None:
         self.shown += 1
+
+    def pairing(self, waiting: bool) -> None:
+        self.blinking.append(waiting)
 
     def close(self) -> None: ...
 

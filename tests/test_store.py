@@ -318,8 +318,25 @@ def test_power_cut_before_the_first_checkpoint_still_opens(tmp_path: Path) -> No
 
 
 def test_missing_folder_is_a_store_error(tmp_path: Path) -> None:
-    with pytest.raises(StoreError, match="cannot be opened"):
+    with pytest.raises(StoreError, match="no-such-folder for the games database does not exist"):
         EventStore.open(tmp_path / "no-such-folder" / "games.db")
+
+
+def test_unwritable_folder_is_a_store_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SQLite needs to write its WAL beside the store: a read-only folder is said at once."""
+    folder = tmp_path / "locked"
+    folder.mkdir()
+    folder.chmod(0o500)
+    if os.access(folder, os.W_OK):  # root writes anyway: ask as an ordinary user would
+        real = os.access
+        monkeypatch.setattr(
+            os, "access", lambda path, mode: False if Path(path) == folder else real(path, mode)
+        )
+    with pytest.raises(StoreError, match="locked does not let this user .* write the games"):
+        EventStore.open(folder / "games.db")
+    assert list(folder.iterdir()) == []
 
 
 # Raw reads

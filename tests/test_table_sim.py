@@ -13,6 +13,7 @@ from companion.cli.table import open_table
 from companion.hardware.config import TableConfig
 from companion.hardware.readers.ntag_sim import NtagCard, Simulator
 from companion.table.service import TableService
+from tests.tapes import start_demo_players_game
 
 
 def eventually(check: Callable[[], bool], timeout: float = 4.0) -> None:
@@ -24,15 +25,16 @@ def eventually(check: Callable[[], bool], timeout: float = 4.0) -> None:
 
 @pytest.fixture
 def table(tmp_path: Path) -> Iterator[TableService]:
-    service = open_table(TableConfig.simulated(), str(tmp_path / "table.db"), simulate=True)
+    service = open_table(TableConfig.simulated(), str(tmp_path / "table.db"))
+    start_demo_players_game(service)
     service.start()
     yield service
     service.stop()
-    service.live.store.close()
+    service.store.close()
 
 
 def tag_of(service: TableService, card_id: str, owner: str | None = None) -> str:
-    for uid, binding in service.live.game.state.header.tags.items():
+    for uid, binding in service.playing().game.state.header.tags.items():
         if binding.card == card_id:
             return uid
     # not enrolled: a fresh tag whose NDEF record names the card

@@ -11,10 +11,10 @@ from typing import Any
 
 import pytest
 from flask.testing import FlaskClient
-from werkzeug.serving import make_server
 
 from companion.table.service import TableService
-from companion.web.app import TOKEN_HEADER, create_app
+from companion.web.app import TOKEN_HEADER
+from companion.web.server import Dashboard
 from tests.conftest import AUTH, TOKEN
 from tests.tapes import HEADER
 
@@ -43,7 +43,7 @@ def test_input_applies_and_bumps_the_version(client: FlaskClient) -> None:
 
 @pytest.mark.parametrize(
     ("headers", "message"),
-    [({}, "control token"), ({TOKEN_HEADER: "nope"}, "wrong control token")],
+    [({}, "control token"), ({TOKEN_HEADER: "nope"}, "control token is not (or no longer) valid")],
 )
 def test_changes_need_the_token(client: FlaskClient, headers: dict[str, str], message: str) -> None:
     answer = client.post(
@@ -144,12 +144,13 @@ def read_event(response: http.client.HTTPResponse) -> dict[str, Any]:
 
 @pytest.fixture
 def server(service: TableService) -> Iterator[int]:
-    app = create_app(service=service, token=TOKEN, config={"SSE_PING_SECONDS": 0.2})
-    httpd = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    """The dashboard on the real server (waitress); yields its port."""
+    dashboard = Dashboard(service, host="127.0.0.1", port=0, token=TOKEN, simulated=False)
+    dashboard.app.config["SSE_PING_SECONDS"] = 0.2
+    thread = threading.Thread(target=dashboard.serve_forever, daemon=True)
     thread.start()
-    yield httpd.server_port
-    httpd.shutdown()
+    yield dashboard.port
+    dashboard.close()
     thread.join(timeout=5)
 
 

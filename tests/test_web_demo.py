@@ -8,10 +8,12 @@ import random
 import threading
 import time
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 
 import pytest
 
 from companion.catalogue.cards import Catalogue
+from companion.hardware.network import TableAddress
 from companion.storage.session import LiveGame
 from companion.storage.store import EventStore
 from companion.table.demo import DemoPlayer, demo_header
@@ -127,8 +129,10 @@ def test_the_dashboard_serves_and_stops(service: TableService) -> None:
 
 
 def test_mdns_failure_is_not_fatal(monkeypatch: pytest.MonkeyPatch) -> None:
-    def broken(host: str) -> str:
-        raise OSError("no network")
+    def broken(*args: object, **kwargs: object) -> None:
+        raise OSError("no multicast here")
 
-    monkeypatch.setattr(server, "lan_address", broken)
-    assert server.announce("0.0.0.0", 8000) is None
+    monkeypatch.setattr(server, "Zeroconf", broken)
+    address = TableAddress(bind="0.0.0.0", port=8000, name="table.local", address="192.0.2.7")
+    assert server.announce(address) is None
+    assert server.announce(replace(address, address=None)) is None

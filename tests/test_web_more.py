@@ -14,6 +14,7 @@ from companion.hardware.config import TableConfig
 from companion.table.service import TableService
 from companion.web.app import create_app
 from tests.conftest import AUTH, TOKEN
+from tests.tapes import start_demo_players_game
 
 PLAYERS = [
     {"name": "Ann", "colour": "#e53935", "factions": ["munchkin/orcs", "core/ninjas"]},
@@ -121,11 +122,12 @@ def test_bulk_enrolment_from_the_tablet(client: FlaskClient) -> None:
 
 @pytest.fixture
 def simulated(tmp_path: Path) -> Iterator[FlaskClient]:
-    service = open_table(TableConfig.simulated(), str(tmp_path / "sim.db"), simulate=True)
+    service = open_table(TableConfig.simulated(), str(tmp_path / "sim.db"))
+    start_demo_players_game(service)
     service.start()
     yield create_app(service=service, token=TOKEN, simulated=True).test_client()
     service.stop()
-    service.live.store.close()
+    service.store.close()
 
 
 def test_virtual_table_taps_go_through_the_simulated_readers(simulated: FlaskClient) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import socket
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -12,11 +13,10 @@ from typing import Any
 
 import pytest
 from flask import Flask
-from werkzeug.serving import make_server
 
 from companion.table.service import TableService
-from companion.web.app import create_app
 from companion.web.palette import PALETTE
+from companion.web.server import UNACKNOWLEDGED_MS, Dashboard
 from companion.web.stream import events
 from companion.web.table import EXTENSION, Table
 from tests.conftest import AUTH, TOKEN
@@ -35,20 +35,25 @@ def eventually(check: Callable[[], bool], timeout: float = 3.0) -> None:
 
 
 @pytest.fixture
-def app(service: TableService) -> Flask:
-    return create_app(service=service, token=TOKEN, config={"SSE_PING_SECONDS": 0.2})
+def dashboard(service: TableService) -> Iterator[Dashboard]:
+    """The dashboard on the real server (waitress), as ``companion serve`` runs it."""
+    served = Dashboard(service, host="127.0.0.1", port=0, token=TOKEN, simulated=False)
+    served.app.config["SSE_PING_SECONDS"] = 0.2
+    thread = threading.Thread(target=served.serve_forever, daemon=True)
+    thread.start()
+    yield served
+    served.close()
+    thread.join(timeout=5)
 
 
 @pytest.fixture
-def port(app: Flask) -> Iterator[int]:
-    httpd = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield httpd.server_port
-    app.extensions[EXTENSION].close()
-    httpd.shutdown()
-    thread.join(timeout=5)
-    httpd.server_close()
+def app(dashboard: Dashboard) -> Flask:
+    return dashboard.app
+
+
+@pytest.fixture
+def port(dashboard: Dashboard) -> int:
+    return dashboard.port
 
 
 class Stream:
@@ -144,8 +149,8 @@ def test_a_client_that_goes_away_is_unsubscribed(port: int, service: TableServic
     eventually(lambda: len(service._listeners) == before)  # noticed at the next ping
 
 
-def test_many_clients_each_get_every_change(port: int, service: TableService) -> None:
-    streams = [Stream(port) for _ in range(30)]
+def test_many_clients_each_get_every_change(app: Flask, port: int, service: TableService) -> None:
+    streams = [Stream(port) for _ in range(app.config["MAX_STREAMS"])]
     assert {s.state()[0] for s in streams} == {0}
     service.submit({"tap": "B1", "zone": "base-1"})
     service.submit({"tap": "TC", "zone": "base-1"})
@@ -156,6 +161,39 @@ def test_many_clients_each_get_every_change(port: int, service: TableService) ->
         assert seen[-1] == 2
         stream.close()
     eventually(lambda: len(service._listeners) == 0)
+
+
+def test_streams_beyond_the_limit_are_refused_and_requests_still_answer(
+    app: Flask, port: int
+) -> None:
+    """Each stream holds one of the server's threads: past the limit a stream is refused (503,
+    saying why) instead of taking the threads every other request needs."""
+    streams = [Stream(port) for _ in range(app.config["MAX_STREAMS"])]
+    for stream in streams:
+        stream.state()
+    extra = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+    extra.request("GET", "/api/events")
+    refused = extra.getresponse()
+    assert refused.status == 503
+    assert "screens already follow this table" in json.loads(refused.read())["error"]
+    for path in ("/api/state", "/api/readers", "/"):
+        extra.request("GET", path)
+        answer = extra.getresponse()
+        answer.read()
+        assert answer.status == 200, path
+    streams.pop().close()
+    eventually(lambda: _stream_status(port) == 200)
+    for stream in streams:
+        stream.close()
+    extra.close()
+
+
+def _stream_status(port: int) -> int:
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+    connection.request("GET", "/api/events")
+    status = connection.getresponse().status
+    connection.close()
+    return status
 
 
 def test_closing_the_table_ends_every_stream(app: Flask, port: int) -> None:
@@ -255,3 +293,20 @@ def test_a_state_is_never_sent_twice() -> None:
     assert next(stream).startswith(b"id: 2\n")
     stream.close()
     assert quiet.listeners == []
+
+
+@pytest.mark.skipif(not hasattr(socket, "TCP_USER_TIMEOUT"), reason="Linux only")
+def test_a_stream_whose_tablet_vanished_is_dropped_by_the_kernel(dashboard: Dashboard) -> None:
+    """A tablet off the Wi-Fi never closes its stream: every accepted connection carries
+    TCP_USER_TIMEOUT, so the ping nobody acknowledges ends it (and frees its thread) in 30 s."""
+    stream = Stream(dashboard.port)
+    stream.state()
+    accepted = [
+        channel.socket
+        for channel in list(dashboard._map.values())
+        if getattr(channel, "addr", None) and hasattr(channel, "requests")
+    ]
+    assert accepted
+    for sock in accepted:
+        assert sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_USER_TIMEOUT) == UNACKNOWLEDGED_MS
+    stream.close()

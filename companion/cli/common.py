@@ -11,6 +11,9 @@ from companion.catalogue.cards import Catalogue, load_catalogue
 from companion.errors import CompanionError
 
 DEFAULT_DB = "companion.db"
+#: sysexits.h EX_CONFIG: a start-up failure a restart cannot fix; the systemd unit's
+#: RestartPreventExitStatus=78 keeps the service stopped (and says so) instead of looping
+EX_CONFIG = 78
 
 
 def catalogue_or_fail() -> Catalogue:
@@ -21,6 +24,6 @@ def catalogue_or_fail() -> Catalogue:
         raise  # fail() exits; this keeps the type checker sure
 
 
-def fail(message: str) -> Any:
+def fail(message: str, status: int = 1) -> Any:
     click.echo(f"error: {message}", err=True)
-    sys.exit(1)
+    sys.exit(status)

@@ -7,25 +7,25 @@ the real dashboard. People can pause the game and tap cards themselves on the vi
 
 from __future__ import annotations
 
-import sys
 import time
 from typing import Any
 
 import click
-import segno
 
 from companion.catalogue.cards import Catalogue, load_catalogue
-from companion.cli.table import token_path
+from companion.cli.addresses import say_token, say_where
+from companion.cli.common import fail
+from companion.cli.table import cannot_serve
 from companion.errors import CompanionError
 from companion.hardware.config import TableConfig
 from companion.storage.session import LiveGame
 from companion.storage.store import EventStore
+from companion.storage.tokens import TokenFile, token_path
 from companion.table.demo import DemoPlayer, demo_header
 from companion.table.service import TableService
 from companion.web import setup_cthulhu
 from companion.web.palette import PALETTE
-from companion.web.server import Dashboard, lan_address
-from companion.web.tokens import load_or_create_token
+from companion.web.server import Dashboard
 
 
 @click.command()
@@ -48,9 +48,9 @@ def demo(port: int, lan: bool, db: str, zones: int, still: bool, game: str) -> N
     catalogue = load_catalogue()
     try:
         store = EventStore.open(db)
-    except CompanionError as exc:
-        click.echo(f"error: {exc}", err=True)
-        sys.exit(1)
+        control = TokenFile(token_path(db))
+    except (CompanionError, OSError) as exc:
+        fail(str(exc))
     if game == "munchkin-cthulhu":
         header = cthulhu_header(catalogue, store)
         readers = {zone: "sim:" for zone in header["zones"]}
@@ -61,22 +61,18 @@ def demo(port: int, lan: bool, db: str, zones: int, still: bool, game: str) -> N
     service = TableService(live, readers, clock=time.monotonic)
     player = None if still or game != "smashup" else DemoPlayer(service)
     host = "0.0.0.0" if lan else "127.0.0.1"
-    token = load_or_create_token(token_path(db))
     service.start()
     try:
         dashboard = Dashboard(
-            service, host=host, port=port, token=token, simulated=True, demo=player
+            service, host=host, port=port, token=control, simulated=True, demo=player
         )
     except OSError as exc:
         service.stop()
         store.close()
-        click.echo(f"error: cannot serve on port {port} ({exc}); try --port 0", err=True)
-        sys.exit(1)
-    shown = lan_address(host) if lan else "127.0.0.1"
-    address = f"http://{shown}:{dashboard.port}/"
+        message, _ = cannot_serve(exc, host, port)
+        fail(f"{message} (--port 0 picks a free one)")
     click.echo(f"demo game {live.game_id} on a simulated table (zones {', '.join(readers)})")
-    click.echo(f"open {address} (this address carries the control token: {address}?token={token})")
-    _print_qr(f"{address}?token={token}")
+    _say_how_to_open(dashboard, control.current())
     click.echo("Ctrl-C stops it; the game is kept in " + db)
     try:
         dashboard.run_until_stopped()
@@ -85,13 +81,22 @@ def demo(port: int, lan: bool, db: str, zones: int, still: bool, game: str) -> N
         store.close()
 
 
+def _say_how_to_open(dashboard: Dashboard, token: str) -> None:
+    address = dashboard.address
+    say_where(address)
+    if address.on_lan:
+        say_token(address, token)
+        return
+    click.echo(f"this browser takes control with {address.url}?token={token}")
+    click.echo(
+        "a tablet cannot reach 127.0.0.1 (that is the tablet itself): to play from a tablet on "
+        "this network, run `companion demo --lan` and scan the QR code it prints"
+    )
+
+
 def cthulhu_header(catalogue: Catalogue, store: EventStore) -> dict[str, Any]:
     """Three players at seats 1-3, with a simulated tag on every Munchkin Cthulhu card."""
     names = ["Ann", "Ben", "Cat"]
     colours = dict(zip(names, PALETTE, strict=False))
     sex = {"Ann": "female", "Ben": "male", "Cat": "female"}
     return setup_cthulhu.header(names, colours, sex, [], store, catalogue, simulated=True)
-
-
-def _print_qr(text: str) -> None:
-    segno.make(text).terminal(compact=True)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import socket
 from importlib import metadata
 from pathlib import Path
 
@@ -12,6 +11,7 @@ import click
 from companion.cli.common import fail
 from companion.errors import CompanionError
 from companion.hardware.config import load_table_config
+from companion.hardware.network import table_address
 from companion.install.apply import Installer
 from companion.install.layout import DISTRIBUTION, TABLE_CONFIG
 from companion.install.package import from_distribution, from_wheel
@@ -75,10 +75,14 @@ def _check_config(path: Path) -> None:
     except CompanionError as exc:
         click.echo(f"warning: the service will not start until this is fixed: {exc}", err=True)
         return
-    click.echo(
-        f"the table's address: http://{socket.gethostname()}.local:{config.port}/ "
-        "(its log: journalctl -u companion)"
-    )
+    address = table_address(config.bind, config.port)
+    if not address.on_lan:
+        click.echo(
+            f"warning: {path} binds {config.bind}: tablets cannot reach the table; "
+            'set bind = "0.0.0.0" under [table]',
+            err=True,
+        )
+    click.echo(f"the table's address: {address.url} (its log: journalctl -u companion)")
 
 
 def _say(outcome: Outcome) -> None:

@@ -4,7 +4,9 @@
   zone (blinking wins); once the game has a winner every LED is lit;
 * the buzzer beeps once for an accepted tap (:meth:`Feedback.accepted`), twice for an ignored or
   ambiguous one (:meth:`Feedback.ignored`), and three long beeps when the game is won;
-* the "end-turn" and "undo" buttons call :attr:`Feedback.on_end_turn` / :attr:`Feedback.on_undo`.
+* the "end-turn" and "undo" buttons call :attr:`Feedback.on_end_turn` / :attr:`Feedback.on_undo`;
+* while a tablet asks to pair (:meth:`Feedback.pairing`), every zone LED blinks fast, whatever
+  the game shows; the game's LEDs come back when pairing ends.
 
 Pins come from a :class:`~companion.pinmap.PinMap` (a table config's ``pins``). The gpiozero pin
 factory is injectable: ``None`` uses gpiozero's default (lgpio on a Pi), tests pass
@@ -28,6 +30,7 @@ from companion.hardware.pinmap import PinMap
 __all__ = [
     "Feedback",
     "FeedbackError",
+    "LedShown",
     "LedState",
     "NullFeedback",
     "TableFeedback",
@@ -38,6 +41,8 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 LedState = Literal["off", "on", "blink"]
+#: what a zone LED shows: a game state, or the fast blink of a tablet waiting to pair
+LedShown = LedState | Literal["pairing"]
 Callback = Callable[[], None]
 
 
@@ -51,9 +56,12 @@ class TableFeedback(Protocol):
     on_end_turn: Callback | None
     on_undo: Callback | None
 
+    @property
+    def buttons(self) -> frozenset[str]: ...
     def accepted(self) -> None: ...
     def ignored(self) -> None: ...
     def show(self, document: Mapping[str, Any]) -> None: ...
+    def pairing(self, waiting: bool) -> None: ...
     def close(self) -> None: ...
 
 
@@ -97,6 +105,10 @@ class NullFeedback:
         self.on_end_turn: Callback | None = None
         self.on_undo: Callback | None = None
 
+    @property
+    def buttons(self) -> frozenset[str]:
+        return frozenset()
+
     def accepted(self) -> None:
         """Nothing to beep."""
 
@@ -105,6 +117,9 @@ class NullFeedback:
 
     def show(self, document: Mapping[str, Any]) -> None:
         """Nothing to light."""
+
+    def pairing(self, waiting: bool) -> None:
+        """Nothing to blink."""
 
     def close(self) -> None:
         """Nothing to release."""
@@ -137,9 +152,11 @@ class Feedback:
         self._leds: dict[str, _Output] = {}
         self._buzzer: _Buzzer | None = None
         self._buttons: dict[str, _Button] = {}
-        self._states: dict[str, LedState] = {}
+        self._states: dict[str, LedShown] = {}
         self._winner: object = None
         self._shown = False
+        self._pairing = False
+        self._document: Mapping[str, Any] = {}
         try:
             for zone, pin in pins.leds:
                 self._leds[zone] = LED(pin, pin_factory=pin_factory)
@@ -162,7 +179,13 @@ class Feedback:
         return cls(config.pins, pin_factory=pin_factory)
 
     @property
-    def current_leds(self) -> dict[str, LedState]:
+    def buttons(self) -> frozenset[str]:
+        """The buttons this table has (``end-turn``, ``undo``)."""
+        with self._lock:
+            return frozenset(self._buttons)
+
+    @property
+    def current_leds(self) -> dict[str, LedShown]:
         """The state each zone LED was last set to."""
         with self._lock:
             return dict(self._states)
@@ -203,19 +226,39 @@ class Feedback:
         with self._lock:
             just_won = self._shown and winner is not None and self._winner is None
             self._shown, self._winner = True, winner
-            for zone, state in led_states(document, self._leds).items():
-                if self._states[zone] == state:
-                    continue
-                led = self._leds[zone]
-                if state == "blink":
-                    led.blink(self.blink_time, self.blink_time, None, True)
-                elif state == "on":
-                    led.on()
-                else:
-                    led.off()
-                self._states[zone] = state
+            self._document = document
+            if not self._pairing:
+                self._light(led_states(document, self._leds))
         if just_won:
             self.won()
+
+    def pairing(self, waiting: bool) -> None:
+        """Every zone LED blinks fast while a tablet waits for the End-turn button; then the
+        LEDs show the game again."""
+        with self._lock:
+            if waiting == self._pairing:
+                return
+            self._pairing = waiting
+            if waiting:
+                for zone, led in self._leds.items():
+                    led.blink(self.blink_time / 2, self.blink_time / 2, None, True)
+                    self._states[zone] = "pairing"
+            else:
+                self._light(led_states(self._document, self._leds))
+
+    def _light(self, states: Mapping[str, LedState]) -> None:
+        """Set each LED whose wanted state differs from its current one (lock held)."""
+        for zone, state in states.items():
+            if self._states[zone] == state:
+                continue
+            led = self._leds[zone]
+            if state == "blink":
+                led.blink(self.blink_time, self.blink_time, None, True)
+            elif state == "on":
+                led.on()
+            else:
+                led.off()
+            self._states[zone] = state
 
     def close(self) -> None:
         """Stop blinking and beeping and release every pin (safe to call twice)."""

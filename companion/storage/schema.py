@@ -6,17 +6,22 @@ header itself and refuses anything that is not ours before SQLite ever opens it.
 
 from __future__ import annotations
 
+import os
+import pwd
 import secrets
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from sqlite_utils import Database, Migrations
 
 from companion.errors import StoreError
+from companion.storage.backup import back_up
 
 APPLICATION_ID = 0x54434D50
 """``PRAGMA application_id`` of our files ("TCMP", big-endian at offset 68 of the header)."""
-SCHEMA_VERSION = "1"
+SCHEMA_VERSION = "3"
+"""What ``meta.schema_version`` says once every migration below has run."""
 _MAGIC = b"SQLite format 3\x00"
 _HEADER_BYTES = 108  # the 100-byte file header plus page 1's b-tree header (the schema table)
 SETUP_ATTEMPTS = 50
@@ -53,7 +58,7 @@ def _initial(db: Database) -> None:
     # fmt: on
     db.table("log").create_index(["game_id", "seq"], unique=True)
     db.table("reads").create_index(["recorded"])
-    db.execute("INSERT INTO meta (key, value) VALUES ('schema_version', ?)", [SCHEMA_VERSION])
+    db.execute("INSERT INTO meta (key, value) VALUES ('schema_version', '1')")
     db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
 
 
@@ -78,6 +83,17 @@ def _league_outbox(db: Database) -> None:
     db.execute("INSERT INTO meta (key, value) VALUES ('table_uid', ?)", [secrets.token_hex(8)])
 
 
+@migrations(name="0003-tablets")
+def _tablets(db: Database) -> None:
+    """Tablets paired at the table (their keys' hashes: a copied file gives no control)."""
+    db.table("tablets").create(
+        {"key_hash": str, "paired": float, "via": str},
+        pk="key_hash",
+        not_null=["paired", "via"],
+    )
+    db.execute("UPDATE meta SET value = '3' WHERE key = 'schema_version'")
+
+
 def check_file(path: Path) -> None:
     """Refuse a file that is not ours, reading its header ourselves so SQLite never touches it.
 
@@ -86,6 +102,7 @@ def check_file(path: Path) -> None:
     """
     if path.is_dir():
         raise StoreError(f"{path} is a directory; choose a file path for --db")
+    check_folder(path)
     try:
         with path.open("rb") as file:
             head = file.read(_HEADER_BYTES)
@@ -107,6 +124,29 @@ def check_file(path: Path) -> None:
     raise StoreError(foreign(str(path)))
 
 
+def check_folder(path: Path) -> None:
+    """The store's folder must exist and take new files (SQLite writes its write-ahead log and
+    index beside the store, and migrations a copy). :raises StoreError: saying what to do."""
+    folder = path.parent
+    if not folder.is_dir():
+        raise StoreError(
+            f"the folder {folder} for the games database does not exist; create it "
+            "(`sudo companion install` makes the installed table's) or choose another --db path"
+        )
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise StoreError(
+            f"the folder {folder} does not let this user ({user_name()}) write the games "
+            "database; run as its owner or choose another --db path"
+        )
+
+
+def user_name() -> str:
+    try:
+        return pwd.getpwuid(os.geteuid()).pw_name
+    except KeyError:  # a uid without a passwd entry (some containers)
+        return f"uid {os.geteuid()}"
+
+
 def foreign(name: str) -> str:
     return (
         f"{name} is not a table-companion database (it is a SQLite file of another program); "
@@ -114,8 +154,9 @@ def foreign(name: str) -> str:
     )
 
 
-def prepare(db: Database, name: str, *, on_disk: bool) -> None:
-    """Check the file is ours (or new), set the pragmas, apply pending migrations."""
+def prepare(db: Database, name: str, *, on_disk: bool, clock: Callable[[], float]) -> Path | None:
+    """Check the file is ours (or new), set the pragmas, apply pending migrations; a store
+    that already had a schema is first copied beside itself. Returns that copy, if made."""
     # One snapshot for both reads: another program may be creating this file now.
     db.execute("BEGIN")
     app_id = scalar(db, "PRAGMA application_id")
@@ -133,7 +174,12 @@ def prepare(db: Database, name: str, *, on_disk: bool) -> None:
         # Stamp the file before anything else: migrations commit their bookkeeping
         # table separately, and a power cut there must not leave a file we refuse.
         db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+    copy = None
+    pending = migrations.pending(db)
+    if on_disk and pending and migrations.applied(db):
+        copy = back_up(db.conn, Path(name), clock())
     migrations.apply(db)
+    return copy
 
 
 def scalar(db: Database, sql: str, *params: Any) -> Any:

@@ -6,8 +6,9 @@ The log is append-only (undo is itself an appended line) and a game is rebuilt b
 The store knows lines and events as JSON data, never the rules.
 
 Its parts: :mod:`.schema` (our files, migrations, pragmas), :mod:`.log` (games, logs, reads),
-:mod:`.bindings` (tags), :mod:`.outbox` (games waiting for the league), :mod:`.records`
-(what it hands out).
+:mod:`.bindings` (tags), :mod:`.outbox` (games waiting for the league), :mod:`.tablets`
+(paired tablets), :mod:`.backup` (the copy taken before a migration), :mod:`.records` (what it
+hands out).
 
 Threading: one writer. The store is meant to be used from one thread at a time; its connection
 is opened with ``check_same_thread=False`` and every use of it goes through one lock, so the web
@@ -35,9 +36,10 @@ from companion.storage.records import GameRecord as GameRecord
 from companion.storage.records import LogEntry as LogEntry
 from companion.storage.schema import APPLICATION_ID as APPLICATION_ID
 from companion.storage.schema import SETUP_ATTEMPTS, check_file, prepare
+from companion.storage.tablets import PairedTablets
 
 
-class EventStore(GameLog, TagBindings, Outbox):
+class EventStore(GameLog, TagBindings, Outbox, PairedTablets):
     """Games and their append-only logs in one SQLite file (see the module docstring)."""
 
     def __init__(self, db: Database, *, name: str, clock: Callable[[], float]) -> None:
@@ -49,6 +51,8 @@ class EventStore(GameLog, TagBindings, Outbox):
         self._lock = threading.Lock()
         self._closed = False
         self._next_seq: dict[int, int] = {}
+        #: the copy taken before this opening migrated the file, if it did
+        self.migration_backup: Path | None = None
 
     @classmethod
     def open(cls, path: str | Path, *, clock: Callable[[], float] = time.time) -> EventStore:
@@ -71,10 +75,11 @@ class EventStore(GameLog, TagBindings, Outbox):
     def _start(
         cls, db: Database, name: str, clock: Callable[[], float], *, on_disk: bool
     ) -> EventStore:
+        copy = None
         try:
             for attempt in range(SETUP_ATTEMPTS):
                 try:
-                    prepare(db, name, on_disk=on_disk)
+                    copy = prepare(db, name, on_disk=on_disk, clock=clock)
                     break
                 except sqlite3.OperationalError as exc:
                     # Two programs opening a new file at once race to create it; SQLite
@@ -91,7 +96,9 @@ class EventStore(GameLog, TagBindings, Outbox):
         except BaseException:
             db.close()
             raise
-        return cls(db, name=name, clock=clock)
+        store = cls(db, name=name, clock=clock)
+        store.migration_backup = copy
+        return store
 
     def close(self) -> None:
         """Close the connection (idempotent); SQLite checkpoints the WAL on the way out."""

@@ -95,11 +95,14 @@ class DemoPlayer:
     # Play
 
     def run(self) -> None:
-        """Play the table's game from its start to its end (or until stopped)."""
-        game_id = self.service.live.game_id
+        """Play the table's game from its start to its end (or until stopped, or until
+        another game starts)."""
+        live = self.service.live
+        if live is None:
+            return
         for line in self.lines():
             self._running.wait()
-            if self._stopping.is_set() or self.service.live.game_id != game_id:
+            if self._stopping.is_set() or self.service.live is not live:
                 return
             self.play(line)
             self.steps += 1
@@ -109,6 +112,8 @@ class DemoPlayer:
     def lines(self) -> Iterator[dict[str, Any]]:
         """The planned game for the table's game, line by line (without the tape's clock)."""
         live = self.service.live
+        if live is None:
+            return
         header = live.game.state.header
         plan = {
             "tape": 1,

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.catalogue.cards import Catalogue
+from companion.simulation.plausible import make_header
 from companion.storage.store import EventStore
 
 DEMO_PLAYERS = {
@@ -32,3 +33,13 @@ def game_header(
         "zones": zones,
         "tags": tags,
     }
+
+
+def simulated_tags(
+    header: dict[str, Any], players: dict[str, list[str]], catalogue: Catalogue
+) -> dict[str, Any]:
+    """``header`` with a simulated tag on every card of the players' factions (a simulated
+    table has no real stickers); tags enrolled already keep their cards."""
+    bases = sum(1 for zone in header["zones"] if zone != "discard")
+    made = make_header(list(players), players, catalogue, bases)
+    return {**header, "tags": {**made["tags"], **header["tags"]}}

@@ -4,6 +4,10 @@ One worker thread turns reads into taps; every change (from a tap, the tablet or
 goes through :meth:`TableService.submit` under one lock, so the game has a single writer.
 Each state carries a version; a request that says which version it saw is refused if the
 table has changed since (two tablets pressing "award" at once cannot score twice).
+
+A table may have no game in progress (its first boot, or after the last game ended and the
+service restarted): the readers run, reads are stored, tags can be enrolled, and every line
+that needs a game is refused with :class:`~companion.errors.NoGame` until one starts.
 """
 
 from __future__ import annotations
@@ -14,13 +18,16 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from companion.errors import Rejected
+from companion.catalogue.cards import Catalogue
+from companion.errors import NoGame, Rejected
 from companion.hardware.feedback import NullFeedback, TableFeedback
 from companion.hardware.readers.base import HealthSnapshot, Reader, TagRead
 from companion.hardware.readers.registry import ReaderContext, open_reader
 from companion.hardware.readers.taps import Crosstalk, Ignored, Tap, TapFilter
 from companion.storage.session import LiveGame
+from companion.storage.store import EventStore
 from companion.table.enrol import BulkEnrolment, EnrolError, deck_order
+from companion.table.pairing import Pairing
 from companion.tape.documents import Document, Event
 from companion.tracker.document import state_document
 from companion.tracker.state import Outcome
@@ -38,19 +45,38 @@ class Change:
 
 
 class TableService:
+    """One table's readers, game, store and feedback.
+
+    ``live`` is the game in progress, or None for a table without one: then ``store`` and
+    ``catalogue`` are needed (with a game they default to the game's).
+    """
+
     def __init__(
         self,
-        live: LiveGame,
+        live: LiveGame | None,
         readers: Mapping[str, str],
         *,
         clock: Clock,
         feedback: TableFeedback | None = None,
         context: ReaderContext | None = None,
         tap_filter: TapFilter | None = None,
+        store: EventStore | None = None,
+        catalogue: Catalogue | None = None,
+        pairing_clock: Clock | None = None,
     ) -> None:
         self.live = live
+        self.store: EventStore = store if store is not None else _need(live).store
+        self.catalogue = catalogue if catalogue is not None else _need(live).game.catalogue
         self.clock = clock
         self.feedback: TableFeedback = feedback or NullFeedback()
+        self.feedback.on_end_turn = self.end_turn_pressed
+        self.feedback.on_undo = self.undo_pressed
+        self.pairing = Pairing(
+            pairing_clock or clock,
+            grant=lambda: self.store.pair_tablet("button"),
+            waiting=self.feedback.pairing,
+            has_button=lambda: "end-turn" in self.feedback.buttons,
+        )
         self.context = context or ReaderContext(clock)
         self._filter = tap_filter or TapFilter()
         self._reads: queue.Queue[TagRead] = queue.Queue()
@@ -75,7 +101,7 @@ class TableService:
         self._worker.start()
         for reader in self.readers.values():
             reader.start()
-        self.feedback.show(self.document())
+        self.feedback.show(self.document() or {})
 
     def stop(self) -> None:
         for reader in self.readers.values():
@@ -90,41 +116,72 @@ class TableService:
 
     @property
     def version(self) -> int:
-        return int(self.live.game.state.version)
+        """The game's state version (0 with no game in progress)."""
+        live = self.live
+        return 0 if live is None else int(live.game.state.version)
+
+    def playing(self) -> LiveGame:
+        """The game in progress. :raises NoGame: there is none."""
+        live = self.live
+        if live is None:
+            raise NoGame()
+        return live
 
     def submit(self, line: dict[str, Any], *, seen_version: int | None = None) -> Outcome:
-        """Apply, store and announce one line. :raises Rejected: stale version or bad line."""
+        """Apply, store and announce one line.
+
+        :raises Rejected: no game, a stale version or a line the game refuses.
+        """
         with self._lock:
+            live = self.playing()
             if seen_version is not None and seen_version != self.version:
                 raise Rejected(
                     f"the table changed since you looked (version {seen_version}, now "
                     f"{self.version}): check the screen and try again"
                 )
-            outcome = self.live.submit(line)
+            outcome = live.submit(line)
             self._announce(outcome)
             return outcome
 
-    def document(self) -> Document:
-        """The current state document (built once per version)."""
+    def document(self) -> Document | None:
+        """The current state document (built once per version); None with no game."""
         return self.snapshot()[1]
 
-    def snapshot(self) -> tuple[int, Document]:
+    def snapshot(self) -> tuple[int, Document | None]:
         """The version and the state document of that version, read together."""
         with self._lock:
-            version = self.version
+            live, version = self.live, self.version
+            if live is None:
+                return version, None
             if self._document is None or self._document[0] != version:
-                self._document = (
-                    version,
-                    state_document(self.live.game.state, self.live.game.catalogue),
-                )
+                self._document = (version, state_document(live.game.state, live.game.catalogue))
             return self._document
+
+    # The table's buttons
+
+    def end_turn_pressed(self) -> None:
+        """A tablet waiting to pair takes the press; otherwise it ends the turn."""
+        if self.pairing.press():
+            self.feedback.accepted()
+            return
+        self._press({"input": "end-turn"})
+
+    def undo_pressed(self) -> None:
+        self._press({"input": "undo"})
+
+    def _press(self, line: dict[str, Any]) -> None:
+        try:
+            self.submit(line)
+        except Rejected:
+            self.feedback.ignored()
 
     def replace_game(self, live: LiveGame) -> None:
         """A new game starts at this table (the readers keep running); the one it replaces, if
         unfinished, is void."""
         with self._lock:
-            if live.game_id != self.live.game_id:
-                self.live.abandon()
+            before = self.live
+            if before is not None and live.game_id != before.game_id:
+                before.abandon()
             self.live = live
             self._document = None
             self.enrolment = None
@@ -152,7 +209,7 @@ class TableService:
         """
         if zone not in self.readers:
             raise EnrolError(f"unknown zone {zone!r}; zones: {', '.join(self.readers)}")
-        enrolment = BulkEnrolment(deck_order(self.live.game.catalogue, faction), owner)
+        enrolment = BulkEnrolment(deck_order(self.catalogue, faction), owner)
         with self._lock:
             self.enrolment = (zone, enrolment)
             self.enrolment_messages = [enrolment.prompt()]
@@ -169,16 +226,18 @@ class TableService:
                 return False
             _, enrolment = self.enrolment
             before = len(enrolment.bound)
-            tags = self.live.game.state.header.tags
+            live = self.live
+            tags = live.game.state.header.tags if live is not None else {}
             known = {uid: binding.card for uid, binding in tags.items()}
-            message = enrolment.read(read.uid, self.live.store, self.live.game.catalogue, known)
+            message = enrolment.read(read.uid, self.store, self.catalogue, known)
             self.enrolment_messages.append(message)
             if len(enrolment.bound) > before:
-                uid, card = enrolment.bound[-1]
-                line: dict[str, Any] = {"input": "bind", "tag": uid, "card": card}
-                if enrolment.owner in self.live.game.state.header.players:
-                    line["owner"] = enrolment.owner
-                self.submit(line)
+                if live is not None:  # the running game knows the tag at once
+                    uid, card = enrolment.bound[-1]
+                    line: dict[str, Any] = {"input": "bind", "tag": uid, "card": card}
+                    if enrolment.owner in live.game.state.header.players:
+                        line["owner"] = enrolment.owner
+                    self.submit(line)
                 self.feedback.accepted()
             else:
                 self.feedback.ignored()
@@ -194,7 +253,7 @@ class TableService:
 
     def _announce(self, outcome: Outcome) -> None:
         change = Change(self.version, outcome.events, outcome.changed)
-        self.feedback.show(self.document())
+        self.feedback.show(self.document() or {})
         for listener in list(self._listeners):
             listener(change)
 
@@ -204,8 +263,9 @@ class TableService:
                 read = self._reads.get(timeout=0.05)
             except queue.Empty:
                 self._handle(self._filter.poll(self.clock()))
+                self.pairing.tick()
                 continue
-            self.live.store.append_read(
+            self.store.append_read(
                 read.zone, read.uid, read.kind, read.at, {"card": read.card} if read.card else None
             )
             if read.kind == "arrived" and self._enrol(read):
@@ -240,13 +300,22 @@ class TableService:
     def _bind_from_ndef(self, tap: Tap) -> None:
         """A card whose NDEF record names a card we know is recognised without enrolment
         (the uid stays the key: an enrolled uid is never rebound from its NDEF)."""
-        if tap.card is None or tap.card not in self.live.game.catalogue:
+        if tap.card is None or tap.card not in self.catalogue:
             return
-        if tap.uid in self.live.game.state.header.tags:
+        live = self.live
+        if live is not None and tap.uid in live.game.state.header.tags:
             return
         try:
             self.submit({"input": "bind", "tag": tap.uid, "card": tap.card})
+        except NoGame:
+            pass  # stored below: the next game knows the card
         except Rejected:
             return
-        if self.live.store.binding(tap.uid) is None:
-            self.live.store.bind(tap.uid, tap.card)
+        if self.store.binding(tap.uid) is None:
+            self.store.bind(tap.uid, tap.card)
+
+
+def _need(live: LiveGame | None) -> LiveGame:
+    if live is None:
+        raise ValueError("a table without a game needs its store and catalogue")
+    return live

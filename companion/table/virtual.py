@@ -42,7 +42,8 @@ class VirtualTable:
         :raises NoSimZone: :raises ValueError: a uid the simulator cannot be (7 bytes).
         """
         where = self._zone(zone)
-        binding = self.service.live.game.state.header.tags.get(uid.upper())
+        live = self.service.live
+        binding = live.game.state.header.tags.get(uid.upper()) if live is not None else None
         card = binding.card if binding is not None else None
         if isinstance(where, MockReader):
             where.place(uid, card)

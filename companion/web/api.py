@@ -51,7 +51,7 @@ def cthulhu_summary(card: MCCard) -> dict[str, Any]:
 
 @bp.get("/cards")
 def cards() -> Response:
-    catalogue = table().service.live.game.catalogue
+    catalogue = table().service.catalogue
     set_id = request.args.get("set") or None
     if set_id == CTHULHU:
         return jsonify(cards=[cthulhu_summary(card) for card in catalogue.cthulhu])
@@ -75,7 +75,7 @@ def cards() -> Response:
 
 @bp.get("/factions")
 def factions() -> Response:
-    catalogue = table().service.live.game.catalogue
+    catalogue = table().service.catalogue
     return jsonify(
         factions=[
             {

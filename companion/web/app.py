@@ -11,6 +11,7 @@ from typing import Any
 
 from flask import Flask
 
+from companion.storage.tokens import TokenFile
 from companion.table.demo import DemoPlayer
 from companion.table.service import TableService
 from companion.web import (
@@ -21,6 +22,7 @@ from companion.web import (
     history,
     league,
     live,
+    pairing,
     readers,
     setup,
     shell,
@@ -28,14 +30,17 @@ from companion.web import (
 )
 from companion.web.auth import HEADER as TOKEN_HEADER
 from companion.web.table import EXTENSION, Table
-from companion.web.tokens import load_or_create_token
 
-__all__ = ["TOKEN_HEADER", "Table", "create_app", "load_or_create_token"]
+__all__ = ["TOKEN_HEADER", "Table", "create_app"]
 
 DEFAULTS: dict[str, Any] = {
     "SSE_PING_SECONDS": 15.0,
     "JSON_SORT_KEYS": False,
     "MAX_CONTENT_LENGTH": 1 << 20,
+    #: event streams served at once (the server's threads are sized for them): a few tablets,
+    #: players' phones, a TV, and streams of tablets that went away not yet noticed (the load
+    #: test holds 20)
+    "MAX_STREAMS": 24,
 }
 
 
@@ -43,13 +48,14 @@ def create_app(
     config: Mapping[str, Any] | None = None,
     *,
     service: TableService,
-    token: str,
+    token: str | TokenFile,
     simulated: bool = False,
     demo: DemoPlayer | None = None,
 ) -> Flask:
-    """The dashboard for ``service``; POSTs need ``token`` in ``X-Companion-Token``."""
+    """The dashboard for ``service``; POSTs need ``token`` (or a paired tablet's) in
+    ``X-Companion-Token``."""
     if not token:
-        raise ValueError("the dashboard needs a control token (see load_or_create_token)")
+        raise ValueError("the dashboard needs a control token (see storage.tokens)")
     app = Flask(__name__)
     app.config.update(DEFAULTS)
     if config is not None:
@@ -59,6 +65,6 @@ def create_app(
 
     errors.init_app(app)
     auth.init_app(app)
-    for module in (live, api, setup, history, enrol, readers, sim, league, shell):
+    for module in (live, api, setup, history, enrol, readers, sim, league, pairing, shell):
         app.register_blueprint(module.bp)
     return app

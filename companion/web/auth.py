@@ -1,8 +1,7 @@
-"""Viewing is open; every state-changing request carries the table's control token."""
+"""Viewing is open; every state-changing request carries the table's control token or a
+paired tablet's token, except asking to pair (which is how a tablet gets one)."""
 
 from __future__ import annotations
-
-import hmac
 
 from flask import Flask, request
 
@@ -11,21 +10,23 @@ from companion.web.table import table
 
 HEADER = "X-Companion-Token"
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+#: the views a tablet without a token may POST to: asking to pair, and collecting the token
+OPEN_VIEWS = frozenset({"pairing.ask", "pairing.claim", "pairing.cancel"})
 
 
 def init_app(app: Flask) -> None:
     @app.before_request
     def check_token() -> None:
-        if request.method in SAFE_METHODS:
+        if request.method in SAFE_METHODS or request.endpoint in OPEN_VIEWS:
             return
         given = request.headers.get(HEADER)
         if not given:
             raise Unauthorized(
-                f"this needs the table's control token in the {HEADER} header; "
-                "`companion token` prints it"
+                f"this needs the table's control token in the {HEADER} header: tap Ask to "
+                "control and press the table's End-turn button, or scan `companion token`'s QR"
             )
-        expected = table().token
-        if not hmac.compare_digest(given.encode(), expected.encode()):
+        if not table().allows(given):
             raise Unauthorized(
-                "wrong control token; scan the table's QR code again (`companion token` prints it)"
+                "this tablet's control token is not (or no longer) valid: tap Ask to control and "
+                "press the table's End-turn button, or scan `companion token`'s QR code again"
             )

@@ -23,10 +23,10 @@ def page() -> str:
 def what_is(uid: str) -> Response:
     """The card a tag is: its stored binding, else the running game's."""
     uid = check_uid(uid)
-    live = table().service.live
-    catalogue = live.game.catalogue
-    stored = live.store.binding(uid)
-    in_game = live.game.state.header.tags.get(uid)
+    service = table().service
+    catalogue, live = service.catalogue, service.live
+    stored = service.store.binding(uid)
+    in_game = live.game.state.header.tags.get(uid) if live is not None else None
     source = stored or in_game
     if source is None:
         return jsonify(uid=uid, bound=False, text=f"Tag {uid} is not enrolled: bind it to a card.")
@@ -58,22 +58,25 @@ def bind() -> tuple[Response, int]:
     owner = maybe(body, "owner", str, "a player name")
     rebind = bool(maybe(body, "rebind", bool))
     service = table().service
-    if card not in service.live.game.catalogue:
+    if card not in service.catalogue:
         raise BadRequest(f"unknown card id {card!r}; see /api/cards")
     try:
-        binding = service.live.store.bind(uid, card, owner, rebind=rebind)
+        binding = service.store.bind(uid, card, owner, rebind=rebind)
     except StoreError as exc:
         raise BadRequest(f'{exc} (send "rebind": true to change it)') from None
-    line: dict[str, Any] = {"input": "bind", "tag": binding.uid, "card": card}
-    if owner in service.live.game.state.header.players:
-        line["owner"] = owner
-    outcome = service.submit(line)
+    live = service.live
+    version = service.version
+    if live is not None:  # the running game knows the tag at once
+        line: dict[str, Any] = {"input": "bind", "tag": binding.uid, "card": card}
+        if owner in live.game.state.header.players:
+            line["owner"] = owner
+        version = service.submit(line).state.version
     return jsonify(
         uid=binding.uid,
         card=binding.card,
         owner=binding.owner,
         bound_at=binding.bound,
-        version=outcome.state.version,
+        version=version,
     ), 201
 
 

@@ -11,6 +11,7 @@ from werkzeug.exceptions import HTTPException
 
 from companion.errors import Rejected, StoreError
 from companion.table.enrol import EnrolError
+from companion.table.pairing import PairingError, PairingUnknown, TooManyPairings
 
 
 class ApiError(Exception):
@@ -60,6 +61,16 @@ def init_app(app: Flask) -> None:
     @app.errorhandler(EnrolError)
     def enrol_error(exc: EnrolError) -> tuple[Response, int]:
         return error_response(str(exc), 400)
+
+    @app.errorhandler(PairingError)
+    def pairing_error(exc: PairingError) -> tuple[Response, int]:
+        status = 404 if isinstance(exc, PairingUnknown) else 409
+        if isinstance(exc, TooManyPairings):
+            status = 429
+        response, _ = error_response(str(exc), status)
+        if exc.retry_after is not None:
+            response.headers["Retry-After"] = str(exc.retry_after)
+        return response, status
 
     @app.errorhandler(StoreError)
     def store_error(exc: StoreError) -> tuple[Response, int]:

@@ -17,7 +17,7 @@ bp = Blueprint("league", __name__)
 
 @bp.get("/api/league")
 def league() -> Response:
-    store = table().service.live.store
+    store = table().service.store
     names, fetched = store.league_players()
     entries = store.outbox(limit=200)
     counts = {

@@ -7,6 +7,7 @@ from typing import Any
 from flask import Blueprint, Response, current_app, jsonify, render_template, request
 
 from companion.web.body import json_body, need
+from companion.web.errors import Unavailable
 from companion.web.stream import events, parse_last_id
 from companion.web.table import table
 
@@ -38,9 +39,16 @@ def submit() -> tuple[Response, int]:
 def stream() -> Response:
     last = request.headers.get("Last-Event-ID") or request.args.get("last")
     ping = float(current_app.config["SSE_PING_SECONDS"])
+    running = table()
+    limit = int(current_app.config["MAX_STREAMS"])
+    if not running.enter_stream(limit):  # each stream holds a server thread while open
+        raise Unavailable(
+            f"{limit} screens already follow this table; close one (or reload in a while)"
+        )
     response = Response(
-        events(table(), parse_last_id(last), ping=ping), mimetype="text/event-stream"
+        events(running, parse_last_id(last), ping=ping), mimetype="text/event-stream"
     )
+    response.call_on_close(running.leave_stream)
     response.headers["Cache-Control"] = "no-cache"
     response.headers["X-Accel-Buffering"] = "no"
     return response

@@ -62,7 +62,13 @@ def spec() -> dict[str, Any]:
                 }
             },
         },
-        "paths": {**_table_paths(), **_game_paths(), **_enrol_paths(), **_sim_paths()},
+        "paths": {
+            **_table_paths(),
+            **_game_paths(),
+            **_enrol_paths(),
+            **_sim_paths(),
+            **_pairing_paths(),
+        },
     }
 
 
@@ -72,7 +78,9 @@ def _table_paths() -> dict[str, Any]:
         "/api/state": {
             "get": _op(
                 "The version, state document, simulated flag, colours, the last events in "
-                "words (undone ones left out), what Undo would take back and what Redo puts back"
+                "words (undone ones left out), what Undo would take back and what Redo puts "
+                'back; with no game in progress "playing" is false, "state" null and '
+                '"message" says to start one'
             )
         },
         "/api/events": {
@@ -189,4 +197,29 @@ def _sim_paths() -> dict[str, Any]:
         "/api/demo": {"get": _op("The demo game's progress", errors=("404",))},
         "/api/demo/pause": {"post": _op("Pause the demo game", errors=("404",), post=True)},
         "/api/demo/resume": {"post": _op("Resume the demo game", errors=("404",), post=True)},
+    }
+
+
+def _pairing_paths() -> dict[str, Any]:
+    """Pairing a tablet with the table's End-turn button (no token needed to ask)."""
+    pairing = _props(("pairing",), pairing="string")
+    return {
+        "/api/pairing": {
+            "get": _op("Whether this table pairs by its button, and whether a tablet waits"),
+            "post": _op(
+                "Ask to control: opens a 60 s window; press the End-turn button within it",
+                ok="201",
+                errors=("409", "429"),
+            ),
+        },
+        "/api/pairing/claim": {
+            "post": _op(
+                "waiting (seconds_left), granted (this tablet's token, once) or expired",
+                body=pairing,
+                errors=("400", "404"),
+            )
+        },
+        "/api/pairing/cancel": {
+            "post": _op("Give up asking: the window closes", body=pairing, errors=("400",))
+        },
     }

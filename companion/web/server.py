@@ -1,4 +1,12 @@
-"""Running the dashboard: Werkzeug's threaded server, announced on the LAN over mDNS."""
+"""Serving the dashboard: waitress (pure Python, bounded threads), announced over mDNS.
+
+Every open event stream holds one of waitress's threads for as long as the tablet shows the
+table, so the threads are sized as :data:`STREAMS` streams plus :data:`REQUEST_THREADS` for
+everything else, and the app refuses a stream beyond :data:`STREAMS` (503) rather than let
+streams starve the requests. The main loop is ours so that :meth:`Dashboard.stop` works from
+any thread and from a signal handler; :meth:`Dashboard.close` ends the streams, waits for the
+threads, then closes every socket.
+"""
 
 from __future__ import annotations
 
@@ -8,22 +16,43 @@ import socket
 import threading
 from typing import Any
 
-from werkzeug.serving import make_server
+from waitress import wasyncore
+from waitress.server import create_server
 from zeroconf import ServiceInfo, Zeroconf
 
+from companion.hardware.network import TableAddress, table_address
+from companion.storage.tokens import TokenFile
 from companion.table.demo import DemoPlayer
 from companion.table.service import TableService
-from companion.web.app import create_app
+from companion.web.app import DEFAULTS, create_app
 from companion.web.table import EXTENSION, Table
 
 log = logging.getLogger(__name__)
 SERVICE_TYPE = "_http._tcp.local."
 SERVICE_NAME = "companion"
-LOCAL_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
+#: event streams served at once, and threads for all other requests
+STREAMS = int(DEFAULTS["MAX_STREAMS"])
+REQUEST_THREADS = 4
+#: how long one turn of the main loop may wait for a socket (a stop wakes it at once)
+LOOP_SECONDS = 1.0
+#: how long closing waits for requests under way to finish
+CLOSE_SECONDS = 5.0
+#: a tablet that left the Wi-Fi never closes its stream: the next ping's bytes go unanswered,
+#: and after this long without an acknowledgement the kernel drops the connection (and frees
+#: its thread) instead of retrying for many minutes
+UNACKNOWLEDGED_MS = 30_000
+SOCKET_OPTIONS = [
+    (socket.IPPROTO_TCP, socket.TCP_NODELAY, 1),
+    *(
+        [(socket.IPPROTO_TCP, socket.TCP_USER_TIMEOUT, UNACKNOWLEDGED_MS)]
+        if hasattr(socket, "TCP_USER_TIMEOUT")  # Linux
+        else []
+    ),
+]
 
 
 class Dashboard:
-    """The app on a threaded Werkzeug server, announced over mDNS unless on loopback."""
+    """The app on waitress, announced over mDNS unless on loopback."""
 
     def __init__(
         self,
@@ -31,15 +60,42 @@ class Dashboard:
         *,
         host: str,
         port: int,
-        token: str,
+        token: str | TokenFile,
         simulated: bool,
         demo: DemoPlayer | None = None,
+        streams: int = STREAMS,
     ) -> None:
-        self.app = create_app(service=service, token=token, simulated=simulated, demo=demo)
-        self.server = make_server(host, port, self.app, threaded=True)
-        self.port = self.server.server_port
+        self.app = create_app(
+            {"MAX_STREAMS": streams},
+            service=service,
+            token=token,
+            simulated=simulated,
+            demo=demo,
+        )
+        self._map: dict[int, Any] = {}
+        try:
+            self.server = create_server(
+                self.app,
+                map=self._map,
+                host=host,
+                port=port,
+                threads=streams + REQUEST_THREADS,
+                max_request_body_size=int(self.app.config["MAX_CONTENT_LENGTH"]),
+                ident="companion",
+                asyncore_use_poll=True,
+            )
+        except OSError:  # e.g. the port is taken: what waitress opened so far is in the map
+            wasyncore.close_all(self._map)
+            raise
+        # not a keyword of create_server: every accepted connection gets the adjustments' options
+        self.server.adj.socket_options = SOCKET_OPTIONS
+        self.port = _port(self.server)
+        self.address = table_address(host, self.port)
         self.demo = demo
-        self.announcer = None if host in LOCAL_HOSTS else announce(host, self.port)
+        self._stopping = threading.Event()
+        self._serving = threading.Lock()
+        self._closed = False
+        self.announcer = announce(self.address) if self.address.on_lan else None
         if demo is not None:
             demo.start()
 
@@ -48,59 +104,71 @@ class Dashboard:
         return self.app.extensions[EXTENSION]  # type: ignore[no-any-return]
 
     def serve_forever(self) -> None:
-        self.server.serve_forever()
+        """Serve until :meth:`stop` (from any thread)."""
+        with self._serving:
+            while not self._stopping.is_set():
+                wasyncore.loop(timeout=LOOP_SECONDS, use_poll=True, map=self._map, count=1)
+
+    def stop(self) -> None:
+        """Make :meth:`serve_forever` return soon; safe from a signal handler."""
+        self._stopping.set()
+        self.server.pull_trigger()
+
+    shutdown = stop
 
     def run_until_stopped(self) -> None:
-        """Serve until Ctrl-C or SIGTERM (from the main thread), then close the dashboard;
-        the caller then stops the service and closes the store."""
-        stopper = threading.Thread(target=self.shutdown, daemon=True)
-        signal.signal(signal.SIGTERM, lambda *_: stopper.start())
+        """Serve until SIGTERM or SIGINT (Ctrl-C), from the main thread, then close the
+        dashboard; the caller then stops the service and closes the store."""
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            signal.signal(signum, lambda *_: self.stop())
         try:
             self.serve_forever()
-        except KeyboardInterrupt:
-            pass
         finally:
             self.close()
 
-    def shutdown(self) -> None:
-        """Stop :meth:`serve_forever` (from another thread)."""
-        self.server.shutdown()
-
     def close(self) -> None:
+        """End every event stream, let requests under way finish, close every socket,
+        withdraw the mDNS name (safe to call twice)."""
+        if self._closed:
+            return
+        self._closed = True
+        self.stop()
         self.table.close()
         if self.demo is not None:
             self.demo.stop()
-        self.server.server_close()
+        with self._serving:  # the main loop has returned
+            self.server.task_dispatcher.shutdown(timeout=CLOSE_SECONDS)
+            wasyncore.close_all(self._map)
         if self.announcer is not None:
             withdraw(self.announcer)
             self.announcer = None
 
 
-def lan_address(host: str) -> str:
-    """The address to announce: ``host`` itself, or for a wildcard the LAN-facing one."""
-    if host not in ("0.0.0.0", "", "::"):
-        return socket.gethostbyname(host)
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
-        probe.connect(("192.0.2.1", 9))  # no packet is sent: this only picks the route
-        return str(probe.getsockname()[0])
+def _port(server: Any) -> int:
+    """The port waitress listens on (one socket, or several for a name with two addresses)."""
+    listening = getattr(server, "effective_listen", None)
+    return int(listening[0][1] if listening else server.effective_port)
 
 
-def announce(host: str, port: int) -> tuple[Any, Any] | None:
-    """Announce ``companion._http._tcp`` with zeroconf; None (and a warning) if that fails."""
+def announce(address: TableAddress) -> tuple[Any, Any] | None:
+    """Announce ``companion._http._tcp`` at the table's name and LAN address; None (and a
+    warning) if that fails."""
+    if address.address is None:
+        log.warning("no LAN address found: not announced over mDNS")
+        return None
     try:
-        address = lan_address(host)
         info = ServiceInfo(
             SERVICE_TYPE,
             f"{SERVICE_NAME}.{SERVICE_TYPE}",
-            addresses=[socket.inet_aton(address)],
-            port=port,
+            parsed_addresses=[address.address],
+            port=address.port,
             properties={"path": "/"},
-            server=f"{socket.gethostname()}.local.",
+            server=f"{address.name}.",
         )
         zeroconf = Zeroconf()
         zeroconf.register_service(info, allow_name_change=True)
-    except Exception as exc:  # no network, no multicast, a name clash: serve anyway
-        log.warning("not announced over mDNS (%s); open http://%s:%d/", exc, host, port)
+    except Exception as exc:  # no multicast, a name clash: serve anyway
+        log.warning("not announced over mDNS (%s); open %s", exc, address.address_url)
         return None
     return zeroconf, info
 

@@ -8,10 +8,9 @@ from typing import Any
 from flask import Blueprint, Response, jsonify, render_template
 
 from companion.catalogue.cards import CTHULHU, Catalogue
-from companion.simulation.plausible import make_header
 from companion.storage.session import LiveGame
 from companion.storage.store import EventStore
-from companion.table.games import game_header
+from companion.table.games import game_header, simulated_tags
 from companion.web import setup_cthulhu as cthulhu
 from companion.web.body import COLOUR, check, json_body, maybe, need
 from companion.web.errors import BadRequest
@@ -33,8 +32,7 @@ def page() -> str:
 def new_game() -> tuple[Response, int]:
     """Start a game with the tags enrolled so far and play it on this table from now on."""
     running = table()
-    live = running.service.live
-    catalogue = live.game.catalogue
+    store, catalogue = running.service.store, running.service.catalogue
     body = json_body()
     game = maybe(body, "game", str) or "smashup"
     if game == CTHULHU:
@@ -44,11 +42,11 @@ def new_game() -> tuple[Response, int]:
             colours,
             sex,
             running.service.readers,
-            live.store,
+            store,
             catalogue,
             simulated=running.simulated,
         )
-        started = LiveGame.start(live.store, header, catalogue)
+        started = LiveGame.start(store, header, catalogue)
         running.replace_game(started)
         return jsonify(game_id=started.game_id, base_deck=[], zones=header["zones"]), 201
     if game != "smashup":
@@ -56,16 +54,15 @@ def new_game() -> tuple[Response, int]:
     entries = need(body, "players", list)
     players, colours = parse_players(entries, catalogue)
     zones = choose_zones(maybe(body, "zones", int), running.service.readers)
-    header = new_header(players, colours, zones, live.store, catalogue)
+    header = new_header(players, colours, zones, store, catalogue)
     guests = guests_of(entries, players)
     if guests:  # played without a league name: the league does not rate them
         header["guests"] = guests
     if running.simulated:  # every card of the chosen factions gets a simulated tag
-        made = make_header(list(players), players, catalogue, len(zones) - 1)
-        header["tags"] = {**made["tags"], **header["tags"]}
-    started = LiveGame.start(live.store, header, catalogue)
+        header = simulated_tags(header, players, catalogue)
+    started = LiveGame.start(store, header, catalogue)
     running.replace_game(started)
-    deck = base_deck(live.game.catalogue, (f for chosen in players.values() for f in chosen))
+    deck = base_deck(catalogue, (f for chosen in players.values() for f in chosen))
     return jsonify(game_id=started.game_id, base_deck=deck, zones=zones), 201
 
 

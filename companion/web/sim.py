@@ -31,6 +31,8 @@ def cards() -> Response:
     """The running game's tags, with their cards and owners and where each lies now."""
     board = virtual()
     live = board.service.live
+    if live is None:
+        return jsonify(cards=[])
     catalogue = live.game.catalogue
     lying = board.where()
     state = live.game.state

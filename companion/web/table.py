@@ -7,6 +7,7 @@ the switch to a newly started game, and a ``closed`` event that ends every strea
 
 from __future__ import annotations
 
+import hmac
 import json
 import threading
 from collections.abc import Callable, Mapping
@@ -15,6 +16,7 @@ from typing import Any, cast
 from flask import current_app
 
 from companion.storage.session import LiveGame
+from companion.storage.tokens import TokenFile
 from companion.table.demo import DemoPlayer
 from companion.table.service import Change, TableService
 from companion.web.palette import PALETTE
@@ -25,6 +27,8 @@ EXTENSION = "companion"
 #: the table screen lists this many events, found in at most this many log lines
 RECENT_EVENTS = 8
 RECENT_LINES = 40
+#: what ``/api/state`` says when the table has no game in progress
+NO_GAME = "No game in progress: start one on the New game page (/setup)."
 
 
 class Table:
@@ -32,28 +36,47 @@ class Table:
         self,
         service: TableService,
         *,
-        token: str,
+        token: str | TokenFile,
         simulated: bool = False,
         demo: DemoPlayer | None = None,
     ) -> None:
         self.service = service
-        self.token = token
+        self._token = token
         self.simulated = simulated
         self.demo = demo
         self.closed = threading.Event()
         self._lock = threading.Lock()
-        self._payload: tuple[int, int, bytes] | None = None
+        self._payload: tuple[int | None, int, bytes] | None = None
         self._on_close: set[Callable[[], None]] = set()
+        self._streams = 0
+
+    # Who may change the table
+
+    @property
+    def token(self) -> str:
+        """The control token now (``companion token --rotate`` may have replaced it)."""
+        return self._token if isinstance(self._token, str) else self._token.current()
+
+    def allows(self, given: str) -> bool:
+        """Whether ``given`` is the control token or a paired tablet's token."""
+        if hmac.compare_digest(given.encode(), self.token.encode()):
+            return True
+        return self.service.store.tablet_paired(given)
 
     # The state everyone sees
 
     @property
-    def game_id(self) -> int:
-        return self.service.live.game_id
+    def game_id(self) -> int | None:
+        """The game in progress, if any."""
+        live = self.service.live
+        return None if live is None else live.game_id
 
     def colours(self) -> dict[str, str]:
         """Each player's colour: the header's ``colours``, else the palette by seat."""
-        header = self.service.live.game.state.header
+        live = self.service.live
+        if live is None:
+            return {}
+        header = live.game.state.header
         return colours_of(dict(header.raw), list(header.players))
 
     def state(self) -> dict[str, Any]:
@@ -64,25 +87,29 @@ class Table:
         """``(version, JSON bytes)`` of the state answer, built once per game and version."""
         service = self.service
         with service._lock:  # one consistent (game, version, document)
-            game_id = service.live.game_id
+            live = service.live
+            game_id = None if live is None else live.game_id
             version, document = service.snapshot()
             with self._lock:
                 cached = self._payload
                 if cached is not None and cached[:2] == (game_id, version):
                     return version, cached[2]
-            told = self.timeline(document)
+            told = self.timeline(document) if document is not None else None
             body: dict[str, Any] = {
                 "version": version,
                 "state": document,
+                "playing": live is not None,
                 "simulated": self.simulated,
                 "demo": self.demo is not None,
                 "colours": self.colours(),
                 "game_id": game_id,
-                "zones": list(service.live.game.state.header.zones),
-                "recent": told.recent,
-                "undo": told.undo,
-                "redo": told.redo,
+                "zones": list(live.game.state.header.zones if live else service.readers),
+                "recent": told.recent if told is not None else [],
+                "undo": told.undo if told is not None else None,
+                "redo": told.redo if told is not None else None,
             }
+            if live is None:
+                body["message"] = NO_GAME
             data = json.dumps(body, separators=(",", ":")).encode()
         with self._lock:
             self._payload = (game_id, version, data)
@@ -90,7 +117,7 @@ class Table:
 
     def timeline(self, document: Mapping[str, Any]) -> Timeline:
         """The last events in words (undone ones left out), what Undo and Redo would do."""
-        live = self.service.live
+        live = self.service.playing()
         tags = {uid: b.card for uid, b in live.game.state.header.tags.items()}
         bases = {b["zone"]: b["card"] for b in document.get("bases", [])}
         words = Words(live.game.catalogue, tags, bases)
@@ -107,6 +134,18 @@ class Table:
     def replace_game(self, live: LiveGame) -> None:
         """Play ``live`` on this table from now on; listeners hear the switch as a change."""
         self.service.replace_game(live)
+
+    def enter_stream(self, limit: int) -> bool:
+        """Count one more event stream, unless ``limit`` are open already."""
+        with self._lock:
+            if self._streams >= limit:
+                return False
+            self._streams += 1
+            return True
+
+    def leave_stream(self) -> None:
+        with self._lock:
+            self._streams -= 1
 
     def on_close(self, callback: Callable[[], None]) -> None:
         with self._lock:

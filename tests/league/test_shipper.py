@@ -7,10 +7,12 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from flask import Flask
-from werkzeug.serving import BaseWSGIServer, make_server
+from waitress import wasyncore
+from waitress.server import create_server
 
 from companion.catalogue.cards import Catalogue
 from companion.league.cluster import free_port
@@ -22,22 +24,31 @@ from tests.league.test_outbox import play
 
 
 class League:
-    """The league app on a real HTTP server on loopback, stoppable and restartable."""
+    """The league app on a real HTTP server (waitress) on loopback, stoppable and restartable."""
 
     def __init__(self, app: Flask) -> None:
         self.app = app
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        self.server: BaseWSGIServer | None = None
+        self.sockets: dict[int, Any] = {}
+        self.server: Any = None
+        self.thread: threading.Thread | None = None
 
     def start(self) -> None:
-        self.server = make_server("127.0.0.1", self.port, self.app, threaded=True)
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        self.sockets = {}
+        self.server = create_server(
+            self.app, map=self.sockets, host="127.0.0.1", port=self.port, threads=2
+        )
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread.start()
 
     def stop(self) -> None:
+        """Gone from the network at once: every socket closed, the threads stopped."""
         if self.server is not None:
-            self.server.shutdown()
-            self.server.server_close()
+            self.server.task_dispatcher.shutdown()
+            wasyncore.close_all(self.sockets)  # the loop ends with nothing left to watch
+            assert self.thread is not None
+            self.thread.join(timeout=5)
             self.server = None
 
 

@@ -1,5 +1,6 @@
 // Talking to the table: the control token, JSON requests, card names, messages on screen.
 import { h, $ } from "./dom.js";
+import { installPairing } from "./pairing.js";
 
 const TOKEN_KEY = "companion-token";
 
@@ -17,6 +18,8 @@ export function adoptToken() {
 
 export const token = () => localStorage.getItem(TOKEN_KEY) || "";
 export const setToken = (value) => localStorage.setItem(TOKEN_KEY, value.trim());
+export const forgetToken = () => localStorage.removeItem(TOKEN_KEY);
+let pairing = null;
 
 export class ApiError extends Error {
   constructor(status, message) {
@@ -60,7 +63,10 @@ async function answer(response) {
   }
   if (!response.ok) {
     const said = body && body.error ? body.error : `the table answered ${response.status}`;
-    if (response.status === 401) showTokenForm();
+    if (response.status === 401) {
+      if (pairing) pairing.viewOnly(said);
+      else showTokenForm();
+    }
     throw new ApiError(response.status, said);
   }
   return body;
@@ -130,6 +136,8 @@ export function installTokenForm() {
     if (value.trim()) {
       setToken(value);
       box.hidden = true;
+      document.body.classList.remove("view-only");
+      $("#control")?.replaceChildren();
       say("This tablet can now run the table.");
     }
   });
@@ -149,4 +157,5 @@ export const cardName = (id) => (names && names.get(id) ? names.get(id).name : i
 export function start() {
   adoptToken();
   installTokenForm();
+  pairing = installPairing({ token, setToken, forgetToken, say, showTokenForm });
 }

@@ -8,7 +8,8 @@ const [{ factions }, { readers }, state, all] = await Promise.all([
 ]);
 
 fill($("#bulk-faction"), factions.map((f) => h("option", { value: f.id }, `${f.name} (${f.set_name})`)));
-$("#bulk-owner").append(...state.state.players.map((p) => h("option", { value: p.name }, p.name)));
+const players = state.state ? state.state.players : [];  // none before the first game
+$("#bulk-owner").append(...players.map((p) => h("option", { value: p.name }, p.name)));
 fill($("#bulk-zone"), readers.map((r) => h("option", { value: r.zone }, r.zone)));
 const sorted = [...all.values()].sort((a, b) => a.name.localeCompare(b.name));
 const factionNames = new Map(factions.map((f) => [f.id, f.name]));

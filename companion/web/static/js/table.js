@@ -64,8 +64,14 @@ for (const kind of ["pointerup", "pointercancel"]) {
 }
 
 function render() {
-  const { state, colours } = payload;
   document.body.dataset.version = payload.version;
+  document.body.classList.toggle("no-game-page", !payload.playing);
+  $("#end-turn").hidden = !payload.playing;
+  if (!payload.playing) {
+    noGame();
+    return;
+  }
+  const { state, colours } = payload;
   fill($("#turn"), turnLine(state, colours));
   fill($("#prompts"), promptTray(payload, send, (prompt) => enrolSheet(prompt, payload, send), tray));
   const munchkin = state.game === "munchkin-cthulhu";
@@ -81,6 +87,20 @@ function render() {
   fill($("#scores"), scoreboard(state, colours, munchkin));
   fill($("#recent"), recentEvents(payload));
   virtualTable.update(payload);
+}
+
+// A table with no game in progress (its first boot): say so, and lead to the New game page.
+function noGame() {
+  keepAwake(false);
+  fill($("#turn"), "No game in progress");
+  fill($("#prompts"), h("section.no-game#no-game",
+    h("h2", "There is no game on this table yet."),
+    h("p", "Choose the players and their factions on the New game page."),
+    h("a.choice", { href: "/setup" }, "Start a game"),
+    h("p.detail", "Cards are read already: ", h("a", { href: "/enrol" }, "enrol a deck"),
+      " or check the ", h("a", { href: "/readers" }, "readers"), " first.")));
+  for (const id of ["#bases", "#scores", "#recent"]) fill($(id));
+  $("#virtual").hidden = true;
 }
 
 function turnLine(state, colours) {

@@ -1,0 +1,58 @@
+"""Tablets paired at the table: each holds a token of its own; the store keeps only its hash.
+
+A copy of the database (a backup, a file sent to someone) therefore gives nobody control, and
+forgetting every tablet (``companion token --rotate``) is one statement.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from dataclasses import dataclass
+
+from companion.storage.records import Connected
+from companion.storage.schema import scalar
+
+TOKEN_BYTES = 32
+
+
+@dataclass(frozen=True, slots=True)
+class PairedTablet:
+    paired: float
+    via: str
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class PairedTablets(Connected):
+    """The tablets part of :class:`~companion.storage.store.EventStore`."""
+
+    def pair_tablet(self, via: str) -> str:
+        """A new tablet token, remembered (by its hash) until :meth:`forget_tablets`."""
+        token = secrets.token_urlsafe(TOKEN_BYTES)
+        with self._locked() as db, db.atomic():
+            db.execute(
+                "INSERT INTO tablets (key_hash, paired, via) VALUES (?, ?, ?)",
+                [token_hash(token), self._clock(), via],
+            )
+        return token
+
+    def tablet_paired(self, token: str) -> bool:
+        """Whether ``token`` is a paired tablet's (a lookup by hash: no timing to learn from)."""
+        if not token:
+            return False
+        with self._locked() as db:
+            found = scalar(db, "SELECT count(*) FROM tablets WHERE key_hash = ?", token_hash(token))
+        return bool(found)
+
+    def paired_tablets(self) -> list[PairedTablet]:
+        with self._locked() as db:
+            rows = db.execute("SELECT paired, via FROM tablets ORDER BY paired").fetchall()
+        return [PairedTablet(float(paired), str(via)) for paired, via in rows]
+
+    def forget_tablets(self) -> int:
+        """Unpair every tablet; returns how many there were."""
+        with self._locked() as db, db.atomic():
+            return int(db.execute("DELETE FROM tablets").rowcount)
