@@ -79,6 +79,7 @@ _SENTENCES: dict[str, Callable[[Words, Mapping[str, Any]], str]] = {
     "action-played": _played,
     "attached": _attached,
     "monster-placed": lambda w, e: f"{w.card(e['card'])} guards {w.zone(e['zone'])}",
+    "monster-played": lambda w, e: f"{w.card(e['card'])} was played on {w.zone(e['zone'])}",
     "scored": _scored,
     "turn-ended": lambda w, e: f"{e['player']}'s turn ended; {e['next']} to play",
     "game-over": lambda w, e: f"Game over: {' and '.join(e['winners'])} won",
