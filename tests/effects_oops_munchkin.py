@@ -13,8 +13,9 @@ from dataclasses import replace
 from companion.catalogue.cards import Card, load_catalogue
 from companion.catalogue.table_effects import KINDS as TABLE_KINDS
 from companion.rules import game as rules
+from companion.rules.one_turn import resolve
 from companion.rules.power import BaseView, evaluate
-from companion.rules.table import Buried, Table, Temporary
+from companion.rules.table import Buried, Table
 
 CATALOGUE = load_catalogue()
 SETS = ("oops", "munchkin")
@@ -74,11 +75,15 @@ def one_turn(
     effect: int = 0,
     bearer: str | None = None,
     zone: str | None = None,
+    tag: str | None = None,
 ) -> Table:
-    """A card's one-turn effect, as the tracker keeps it (a target, or the tapped base)."""
-    assert getattr(CATALOGUE[card].effects[effect], "duration", None) == "turn"
-    temporary = Temporary(card, effect, player, table.turn, zone=zone, bearer=bearer)
-    return rules.add_temporary(table, temporary)
+    """A card's one-turn effect resolving as the tracker resolves it: aimed at a chosen
+    ``bearer``, at the tapped base ``zone``, or triggered on the minion ``tag`` (its base)."""
+    assert getattr(CATALOGUE[card].effects[effect], "duration", None) in ("turn", "next-turn")
+    if (tag is not None or bearer is not None) and zone is None:
+        zone = rules.where_is(table, tag or bearer or "")
+        assert zone is not None
+    return resolve(table, CATALOGUE, CATALOGUE[card], effect, player, zone, tag=tag, bearer=bearer)
 
 
 def powers(table: Table, *tags: str) -> tuple[int | None, ...]:

@@ -59,7 +59,8 @@ def run(catalogue: Catalogue, *lines: dict[str, Any], header: dict[str, Any] | N
 def doc(
     catalogue: Catalogue, *lines: dict[str, Any], header: dict[str, Any] | None = None
 ) -> dict[str, Any]:
-    return state_document(run(catalogue, *lines, header=header).state, catalogue)
+    game = run(catalogue, *lines, header=header)
+    return state_document(game.state, game.catalogue)
 
 
 def tap(uid: str, zone: str) -> dict[str, Any]:

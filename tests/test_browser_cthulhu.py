@@ -102,11 +102,29 @@ def test_a_munchkin_cthulhu_turn_on_the_tablet(page: Any, seat_table: LiveTable)
         box.check()
     sell = page.locator("#sell-now")
     expect(sell).to_have_text("Sell for 1 Level(s)")  # 900 + 200 gold
-    sell.click()
+    sell.click()  # Ben's turn: "During your turn, you may discard items..."
+    refusal = page.locator("#messages .toast.error").last
+    expect(refusal).to_contain_text("Cat can sell only during their own turn")
+    page.locator("#sheet button.close").click()
+    page.locator("#end-turn").click()
+    expect(cat).to_have_class(re.compile(r"\bcurrent\b"))
+    cat.locator("button.sell").click()
+    for box in page.locator("#sheet input[type=checkbox]").all():
+        box.check()
+    page.locator("#sell-now").click()
     expect(cat.locator(".level")).to_have_text("3")
     expect(cat.locator("ul.gear li")).to_have_count(0)
+    for level in range(4, 10):
+        cat.locator(".level-up").click()
+        expect(cat.locator(".level")).to_have_text(str(level))
+    cat.locator(".level-up").click()  # the 10th comes only from a kill: said, not noted
+    expect(page.locator("#messages .toast.error").last).to_contain_text(
+        "the 10th Level comes only from killing a monster"
+    )
+    expect(cat.locator(".level")).to_have_text("9")
     screenshot(page, "cthulhu-table")
-    assert page.errors == []
+    refused = [e for e in page.errors if "409 (CONFLICT)" in e]
+    assert len(refused) == 2 and [e for e in page.errors if e not in refused] == []
 
 
 def test_one_shared_pad_and_the_tablet_says_where(

@@ -32,6 +32,8 @@ def test_setup_drafts_factions_and_starts_a_game_the_table_then_shows(
         page.locator("#drafting button", has_text=faction).first.click()
     expect(page.locator("#drafting")).to_contain_text("Draft done")
     page.locator("#zones").select_option("2")
+    # the table's core box is the first print (Armor Stego's +2 on other turns is Ongoing)
+    page.locator('select.printing[data-set="core"]').select_option("first")
     page.locator("#start").click()
     started = page.locator("#started")
     expect(started).to_contain_text("started")
@@ -43,6 +45,7 @@ def test_setup_drafts_factions_and_starts_a_game_the_table_then_shows(
         "Zoe": ["core/pirates", "core/zombies"],
         "Ben": ["core/ninjas", "core/robots"],
     }
+    assert state.header.printings == {"core": "first"}  # the header records the choice
     page.goto(f"{live_table.url}/")
     expect(page.locator("#turn")).to_contain_text("Zoe to play")
     assert page.errors == []

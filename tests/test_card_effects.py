@@ -23,9 +23,9 @@ def _touching(catalogue: Catalogue) -> list[Card]:
 
 @pytest.mark.parametrize("card", _touching(load_catalogue()), ids=lambda card: card.id)
 def test_card_is_encoded_or_explained(card: Card) -> None:
-    assert card.effects or card.manual, (
-        f"{card.id} ({card.text}) changes power, breakpoints or VP: encode it in 'effects' "
-        "or say in 'manual' why people resolve it"
+    assert card.effects or card.manual or card.input, (
+        f"{card.id} ({card.text}) changes power, breakpoints or VP: encode it in 'effects', "
+        "say in 'input' what the tablet asks for, or in 'manual' why people resolve it"
     )
 
 

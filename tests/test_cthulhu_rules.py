@@ -96,7 +96,37 @@ def test_selling_gives_a_level_per_full_thousand_and_never_the_tenth(catalogue: 
     )
     assert player(rich, "Margot")["level"] == 9  # 1,900 gold would make 9 -> 9, never 10
     with pytest.raises(TapeError, match="does not carry"):
-        run(catalogue, *carried, inp("sell", player="Gene", tags=["TESLA"]))
+        run(catalogue, tap("BOW", "seat-2"), inp("sell", player="Margot", tags=["BOW"]))
+    at_nine = [*carried, inp("level", player="Margot", delta=8)]
+    with pytest.raises(TapeError, match="at Level 9: items never buy Level 10"):
+        run(catalogue, *at_nine, inp("sell", player="Margot", tags=["TESLA"]))
+
+
+def test_items_sell_only_on_the_sellers_own_turn_and_never_in_combat(
+    catalogue: Catalogue,
+) -> None:
+    """Line 258: "During your turn, you may discard items worth at least 1,000 Gold Pieces
+    and immediately go up one level"; line 92: "While you are in combat, you cannot sell,
+    steal, equip, unequip, or trade items"."""
+    gene = [tap("TESLA", "seat-2"), tap("BUG", "seat-2")]
+    with pytest.raises(TapeError, match="Gene can sell only during their own turn"):
+        run(catalogue, *gene, inp("sell", player="Gene", tags=["TESLA", "BUG"]))
+    turn = doc(catalogue, *gene, inp("end-turn"), inp("sell", player="Gene", tags=["TESLA", "BUG"]))
+    assert player(turn, "Gene")["level"] == 2
+    fight = [*gene, inp("end-turn"), tap("BUGG", "combat")]
+    with pytest.raises(TapeError, match="Gene is in combat"):
+        run(catalogue, *fight, inp("sell", player="Gene", tags=["TESLA", "BUG"]))
+
+
+def test_plus_at_level_nine_is_refused_with_the_reason(catalogue: Catalogue) -> None:
+    """Line 34: "You must kill a monster to reach Level 10": "+" at Level 9 changes nothing,
+    so the tablet refuses it and says why instead of noting "+1 Level"."""
+    nine = [inp("level", player="Gene", delta=8)]
+    with pytest.raises(TapeError, match="Gene is at Level 9: the 10th Level comes only from"):
+        run(catalogue, *nine, inp("level", player="Gene", delta=1))
+    assert (
+        player(doc(catalogue, *nine, inp("level", player="Gene", delta=-1)), "Gene")["level"] == 8
+    )
     with pytest.raises(TapeError, match="unknown"):
         run(catalogue, tap("COWL", "seat-1"), inp("sell", player="Margot", tags=["COWL"]))
 

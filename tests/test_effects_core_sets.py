@@ -8,16 +8,17 @@ implies.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 
 import pytest
 
 from companion.catalogue.cards import Catalogue, load_catalogue
 from companion.catalogue.effects import HookEffect
+from companion.catalogue.printings import printed
 from companion.rules import game as rules
+from companion.rules.one_turn import resolve
 from companion.rules.power import evaluate
 from companion.rules.scoring import score_base
-from companion.rules.table import Table, Temporary
+from companion.rules.table import Table
 from tests.effects_oops_munchkin import computed
 
 CAT: Catalogue = load_catalogue()
@@ -69,11 +70,22 @@ def powers(table: Table, *tags: str) -> tuple[int | None, ...]:
     return tuple(view.power_of(tag) for tag in tags)
 
 
-def one_turn(table: Table, card: str, player: str, *, bearer: str | None = None) -> Table:
-    """A one-turn effect as the tracker keeps it: with a chosen minion, or at base-1."""
-    zone = None if bearer is not None else "base-1"
-    temporary = Temporary(card, 0, player, table.turn, zone=zone, bearer=bearer)
-    return rules.add_temporary(table, temporary)
+def one_turn(
+    table: Table,
+    card: str,
+    player: str,
+    *,
+    bearer: str | None = None,
+    tag: str | None = None,
+    effect: int = 0,
+) -> Table:
+    """A one-turn effect resolving as the tracker resolves it: aimed at a chosen ``bearer``,
+    triggered on the minion ``tag`` (at its base), or played at base-1."""
+    zone: str | None = "base-1"
+    if tag is not None or bearer is not None:
+        zone = rules.where_is(table, tag or bearer or "")
+        assert zone is not None
+    return resolve(table, CAT, CAT[card], effect, player, zone, tag=tag, bearer=bearer)
 
 
 def vp_at(table: Table, zone: str) -> dict[str, int]:
@@ -93,12 +105,21 @@ def _invader() -> None:
 
 @case("core/armor-stego")
 def _armor_stego() -> None:
+    """Card (errata): "Talent: until your next turn begins it has +2 power during other
+    players' turns"; as first printed the +2 on other turns is Ongoing."""
     table = put(table_with(), "s", "core/armor-stego", "A")
+    assert powers(rules.end_turn(table), "s") == (3,)  # no Talent used: nothing
+    table = one_turn(table, "core/armor-stego", "A", tag="s")  # Talent on A's turn 1
     assert powers(table, "s") == (3,)  # A's own turn
     table = rules.end_turn(table)
     assert powers(table, "s") == (5,)  # B's turn
     table = rules.end_turn(table)
-    assert powers(table, "s") == (3,)
+    assert powers(table, "s") == (3,)  # A's next turn began: over
+    assert powers(rules.end_turn(table), "s") == (3,)
+    first = printed(CAT, {"core": "first"})
+    ongoing = rules.play_minion(table_with(), first, "base-1", "s", "core/armor-stego", "A", "A")
+    assert evaluate(ongoing, first).power_of("s") == 3
+    assert evaluate(rules.end_turn(ongoing), first).power_of("s") == 5
 
 
 @case("core/war-raptor")
@@ -203,6 +224,35 @@ def _jammed_signal() -> None:
     assert powers(plain, "a") == (4,)
 
 
+@case("core/rampage")
+def _rampage() -> None:
+    """Card: "Lower a base's breakpoint this turn by the power of one of your minions on it"
+    (the tablet asks which; its power when Rampage resolves)."""
+    table = put(put(table_with(), "t", TIGER, "A"), "b", SHINOBI, "B")
+    table = rules.add_counters(table, "t", 1)  # 5
+    table = one_turn(table, "core/rampage", "A", bearer="t")
+    assert evaluate(table, CAT).base("base-1").breakpoint == 12 - 5
+    assert evaluate(rules.move_minion(table, "t", "base-2"), CAT).base("base-1").breakpoint == 7
+    assert evaluate(table, CAT).base("base-2").breakpoint == 12
+    assert evaluate(rules.end_turn(table), CAT).base("base-1").breakpoint == 12
+
+
+@case("core/infiltrate")
+def _infiltrate() -> None:
+    """Card (errata): "Talent: destroy this card to cancel the base's ability until your next
+    turn" (resolved by the talent input on the attached action)."""
+    table = table_with("core/the-central-brain")
+    table = put(put(table, "a", TIGER, "A"), "b", SHINOBI, "B")
+    table = rules.attach_to_base(table, "base-1", "inf", "core/infiltrate", "A", "A")
+    assert powers(table, "a", "b") == (5, 4)
+    table = one_turn(table, "core/infiltrate", "A", tag="inf")
+    table, _ = rules.leave_play(table, CAT, "inf")  # destroyed to pay for it
+    assert powers(table, "a", "b") == (4, 3)
+    table = rules.end_turn(table)
+    assert powers(table, "a", "b") == (4, 3)  # B's turn: still cancelled
+    assert powers(rules.end_turn(table), "a", "b") == (5, 4)  # A's next turn began
+
+
 @case("core/factory-436-1337")
 def _factory() -> None:
     table = table_with("core/factory-436-1337")
@@ -273,29 +323,35 @@ def _loup_garou() -> None:
 
 @case("monster-smash/teenage-wolf")
 def _teenage_wolf() -> None:
+    """Card: "Talent: +1 power this turn" (resolved by the talent input, on itself)."""
     table = put(put(table_with(), "tw", TEENAGE_WOLF, "A"), "a", WALKER, "A")
-    table = one_turn(table, TEENAGE_WOLF, "A", bearer="tw")
+    table = one_turn(table, TEENAGE_WOLF, "A", tag="tw")
     assert powers(table, "tw", "a") == (4, 2)
     assert powers(rules.end_turn(table), "tw") == (3,)
 
 
 @case("monster-smash/howler")
 def _howler() -> None:
+    """Card: "On play, +2 power this turn" (resolved when the tracker sees it played)."""
     table = put(put(table_with(), "h", HOWLER, "A"), "a", WALKER, "A")
-    table = one_turn(table, HOWLER, "A", bearer="h")
+    table = one_turn(table, HOWLER, "A", tag="h")
     assert powers(table, "h", "a") == (4, 2)
     assert powers(rules.end_turn(table), "h") == (2,)
 
 
 @case("monster-smash/frenzy")
 def _frenzy() -> None:
+    """Card: "Your minions with power 4 or more get +1 power this turn": current power when
+    it resolves (a counter lifts the 3-power wolf to 4; a reduction drops the 5 to 3)."""
     table = put(put(table_with(), "big", PACK_ALPHA, "A"), "four", LOUP_GAROU, "A")
     table = put(table, "small", TEENAGE_WOLF, "A", "base-2")
-    table = rules.add_counters(table, "small", 1)  # current power 4, printed 3: not counted
+    table = rules.add_counters(table, "small", 1)  # current power 4, printed 3: counted
+    table = put(table, "weak", MASTER, "A", "base-2")
+    table = rules.attach_to_minion(table, "weak", "p", "core/poison", "B", "B")  # 5 - 4 = 1
     table = put(table, "theirs", MASTER, "B")
     table = one_turn(table, "monster-smash/frenzy", "A")
-    assert powers(table, "big", "four", "small", "theirs") == (6, 5, 4, 5)
-    assert powers(rules.end_turn(table), "big", "four") == (5, 4)
+    assert powers(table, "big", "four", "small", "weak", "theirs") == (6, 5, 5, 1, 5)
+    assert powers(rules.end_turn(table), "big", "four", "small") == (5, 4, 4)
 
 
 @case("monster-smash/full-moon")
@@ -310,23 +366,59 @@ def _full_moon() -> None:
 
 @case("monster-smash/marking-territory")
 def _marking_territory() -> None:
+    """Card: at the start of your turn, if you have more power there than every other player,
+    its breakpoint becomes 0 for that turn. Smash Up: Munchkin rulebook, Void Where
+    Prohibited: "If a card resets a base's breakpoint, that refers to its printed value.
+    Monster power and other effects add to or subtract from that value." """
     table = put(put(table_with(), "a", PACK_ALPHA, "A"), "b", WALKER, "B")
+    table = rules.play_minion(table, CAT, "base-1", "m", "munchkin/hippogriff", None, None)
     table = rules.attach_to_base(table, "base-1", "mt", "monster-smash/marking-territory", "A", "A")
-    assert evaluate(table, CAT).base("base-1").breakpoint == 12  # not switched on
-    table = replace(table, declared=frozenset({("mt", 0)}))
-    view = evaluate(table, CAT).base("base-1")
-    assert (view.breakpoint, view.ready) == (0, True)
-    assert evaluate(table, CAT).base("base-2").breakpoint == 12
-    assert evaluate(rules.end_turn(table), CAT).base("base-1").breakpoint == 12  # B's turn
+    assert evaluate(table, CAT).base("base-1").breakpoint == 12 + 3  # not resolved yet
+    reset = one_turn(table, "monster-smash/marking-territory", "A", tag="mt")
+    view = evaluate(reset, CAT).base("base-1")
+    assert (view.breakpoint, view.ready) == (0 + 3, True)  # the Hippogriff still adds its 3
+    assert evaluate(reset, CAT).base("base-2").breakpoint == 12
+    assert evaluate(rules.end_turn(reset), CAT).base("base-1").breakpoint == 15  # B's turn
+    behind = put(table, "b2", REX, "B")  # A 5, B 9: A is not ahead, nothing happens
+    assert one_turn(behind, "monster-smash/marking-territory", "A", tag="mt") == behind
 
 
 @case("monster-smash/moot-site")
 def _moot_site() -> None:
+    """Card: "The first minion played here each turn gets +2 power for the rest of that turn"
+    (resolved by the tracker on the first play there each turn, on that minion)."""
     table = table_with("monster-smash/moot-site")
     table = put(put(table, "first", HOWLER, "A"), "second", WALKER, "A")
     table = one_turn(table, "monster-smash/moot-site", "A", bearer="first")
     assert powers(table, "first", "second") == (4, 2)
+    assert powers(rules.move_minion(table, "first", "base-2"), "first") == (4,)  # it goes along
     assert powers(rules.end_turn(table), "first") == (2,)
+
+
+@case("monster-smash/we-will-rock-you")
+def _we_will_rock_you() -> None:
+    """Card: "Each of your minions gets +1 power this turn per +1 power counter on it" (the
+    counters when it resolves)."""
+    table = put(put(table_with(), "a", WALKER, "A"), "b", WALKER, "A", "base-2")
+    table = put(table, "theirs", WALKER, "B")
+    table = rules.add_counters(rules.add_counters(table, "a", 2), "theirs", 1)
+    table = rules.add_counters(table, "b", 1)
+    table = one_turn(table, "monster-smash/we-will-rock-you", "A")
+    assert powers(table, "a", "b", "theirs") == (2 + 2 + 2, 2 + 1 + 1, 3)
+    assert powers(rules.end_turn(table), "a") == (4,)
+
+
+@case("monster-smash/summon-wolves")
+def _summon_wolves() -> None:
+    """Card: it collects a +1 power counter at the start of your turn, and those counters
+    add to your total there if you have a minion there."""
+    table = rules.attach_to_base(
+        table_with(), "base-1", "sw", "monster-smash/summon-wolves", "A", "A"
+    )
+    table = rules.add_counters(table, "sw", 2)  # two starts of A's turns
+    assert evaluate(table, CAT).base("base-1").power == {}
+    table = put(put(table, "a", WALKER, "A"), "b", WALKER, "B")
+    assert evaluate(table, CAT).base("base-1").power == {"A": 2 + 2, "B": 2}
 
 
 # ---------------------------------------------------------------- the table itself
@@ -356,4 +448,4 @@ def test_only_core_set_hooks_are_used() -> None:
         for effect in card.effects
         if isinstance(effect, HookEffect)
     }
-    assert hooks == {"core-sets/jammed-signal"}
+    assert hooks == set()  # Jammed Signal is a "cancel" effect now

@@ -14,6 +14,7 @@ from tests.effects_oops_munchkin import (
     HIPPOGRIFF,
     MISSILE,
     OTHER_BASE,
+    PLAIN_BASE,
     THREE,
     TWO,
     WEB_TROLL,
@@ -117,14 +118,28 @@ def _gem_grabber() -> None:
 
 @case("munchkin/elf-help-guru")
 def _elf_help_guru() -> None:
+    """Card: "Talent: opponents' minions on this base each get +1 power this turn". Rulebook
+    (Munchkin, Void Where Prohibited): monsters are not opponents, but a controlled monster
+    "acts as a normal minion of that player" (Monsters and Treasures)."""
     table = put(new_table(), "guru", "munchkin/elf-help-guru", "A")
     table = put(table, "mine", THREE, "A")
     table = put(table, "theirs", THREE, "B")
     table = put(table, "monster", HIPPOGRIFF, None)
+    table = put(table, "charmed", WEB_TROLL, None)
+    table = rules.set_control(table, "charmed", "B")
     table = put(table, "far", THREE, "B", zone="base-2")
     assert powers(table, "theirs") == (3,)
-    table = one_turn(table, "munchkin/elf-help-guru", "A", bearer="guru")
-    assert powers(table, "guru", "mine", "theirs", "monster", "far") == (2, 3, 4, 3, 3)
+    table = one_turn(table, "munchkin/elf-help-guru", "A", tag="guru")
+    assert powers(table, "guru", "mine", "theirs", "monster", "charmed", "far") == (
+        2,
+        3,
+        4,
+        3,
+        1 + 1,
+        3,
+    )
+    later = put(table, "late", THREE, "B")  # played after the Talent: nothing
+    assert powers(later, "late") == (3,)
 
 
 @case("munchkin/helping-hands")
@@ -151,7 +166,7 @@ def _pumping_iron() -> None:
 def _happy_zapper() -> None:
     table = put(crowd(new_table()), "z", "munchkin/happy-zapper", "A")
     assert powers(table, "z") == (3,)
-    table = one_turn(table, "munchkin/happy-zapper", "A", bearer="z")
+    table = one_turn(table, "munchkin/happy-zapper", "A", tag="z")
     assert powers(table, "z") == (5,)
     untouched(table)
 
@@ -187,12 +202,20 @@ def _secret_stash() -> None:
 
 @case("munchkin/campaign")
 def _campaign() -> None:
+    """Card: "This turn: +2 power to each of your minions that shares a base with at least
+    one monster": every base, read when it resolves."""
     table = put(new_table(), "monster", WEB_TROLL, None)
     table = put(table, "mine", THREE, "A")
     table = put(table, "theirs", THREE, "B")
     table = put(table, "far", THREE, "A", zone="base-2")
+    table = put(table, "troll2", WEB_TROLL, None, zone="base-2")
+    lone = put(new_table(), "x", THREE, "A")  # no monster anywhere: nothing
+    assert powers(one_turn(lone, "munchkin/campaign", "A", zone="base-1"), "x") == (3,)
     table = one_turn(table, "munchkin/campaign", "A", zone="base-1")
-    assert powers(table, "mine", "theirs", "far", "monster") == (5, 3, 3, 1)
+    assert powers(table, "mine", "theirs", "far", "monster") == (5, 3, 5, 1)
+    table = rules.move_minion(table, "far", "base-1")  # the boost goes with it
+    later = put(table, "late", THREE, "A")
+    assert powers(later, "far", "late") == (5, 3)
 
 
 @case("munchkin/dumbbells")
@@ -314,6 +337,63 @@ def _garrison() -> None:
 
     assert vp(4) == {"A": 3 + 1, "B": 2 + 1, "C": 1 + 1}  # 12 + 6 + 4 = 22
     assert vp(2) == {"A": 3, "B": 2, "C": 1}  # 20: no bonus
+
+
+@case("munchkin/bastion")
+def _bastion() -> None:
+    """Card: every time you destroy a monster here you also draw 1 treasure."""
+    table = put(new_table("munchkin/bastion", PLAIN_BASE), "m", HIPPOGRIFF, None)
+    table = put(table, "far", HIPPOGRIFF, None, zone="base-2")
+    table = put(table, "a", THREE, "A")
+    _, here = rules.leave_play(table, CATALOGUE, "m")
+    _, there = rules.leave_play(table, CATALOGUE, "far")
+    _, minion = rules.leave_play(table, CATALOGUE, "a")
+    assert (here.treasure_draws, there.treasure_draws, minion.treasure_draws) == (1 + 1, 1, 0)
+
+
+@case("munchkin/potion-of-paralysis")
+def _potion_of_paralysis() -> None:
+    """Rulebook clarification: "This does not cancel the ability of the base, or of cards at
+    other bases or in hands. It does cancel those of cards played to its base after it is
+    played." Cancelled abilities are treated as if they do not exist (Terms: Cancel)."""
+    table = put(new_table("core/the-central-brain", PLAIN_BASE), "lord", "munchkin/sword-lord", "A")
+    table = put(table, "pal", TWO, "A")
+    table = put(table, "far", "munchkin/sword-lord", "B", zone="base-2")
+    table = put(table, "far-pal", TWO, "B", zone="base-2")
+    table = rules.attach_to_base(table, "base-1", "fm", "monster-smash/full-moon", "A", "A")
+    assert powers(table, "lord", "pal", "far-pal") == (5 + 1 + 1, 2 + 1 + 1 + 1, 3)
+    table = one_turn(table, "munchkin/potion-of-paralysis", "B", zone="base-1")
+    assert powers(table, "lord", "pal", "far-pal") == (5 + 1, 2 + 1, 3)  # the base's +1 stays
+    table = put(table, "raptor", "core/war-raptor", "A")  # played there afterwards
+    assert powers(table, "raptor") == (2 + 1,)
+    assert powers(rules.end_turn(table), "lord", "pal", "raptor") == (7, 5, 2 + 1 + 1 + 1 + 1)
+
+
+@case("munchkin/last-call")
+def _last_call() -> None:
+    """Card: "play a minion onto it; that minion's ability is cancelled for the rest of the
+    turn": the next minion its controller plays there."""
+    table = put(new_table(), "pal", TWO, "A")
+    table = one_turn(table, "munchkin/last-call", "A", zone="base-1")
+    table = put(table, "theirs", "munchkin/sword-lord", "B")  # another player's: not it
+    table = put(table, "lord", "munchkin/sword-lord", "A")
+    table = put(table, "pal2", TWO, "A")
+    assert powers(table, "pal", "pal2", "theirs") == (2, 2, 5)
+    assert powers(rules.end_turn(table), "pal", "pal2") == (3, 3)
+
+
+@case("munchkin/rude-awakening")
+def _rude_awakening() -> None:
+    """Card: every minion dumped from the hand there has its abilities switched off for the
+    turn: each minion its controller plays there this turn."""
+    table = one_turn(
+        put(new_table(), "pal", TWO, "A"), "munchkin/rude-awakening", "A", zone="base-1"
+    )
+    table = put(table, "lord", "munchkin/sword-lord", "A")
+    table = put(table, "lord2", "munchkin/sword-lord", "A")
+    table = put(table, "away", "munchkin/sword-lord", "A", zone="base-2")
+    assert powers(table, "pal", "lord", "lord2") == (2 + 1, 5 + 1, 5 + 1)
+    assert powers(rules.end_turn(table), "pal") == (2 + 3,)
 
 
 # --- the tests ----------------------------------------------------------------------------

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from companion.rules.scoring import score_base
+from companion.rules.table import Table
 from tests.effects_oops_munchkin import (
     CASES,
     CATALOGUE,
@@ -73,13 +75,20 @@ def _mummy_strength() -> None:
 
 @case("oops/plague-of-locusts")
 def _plague_of_locusts() -> None:
+    """Card: "Pick a base; opponents' minions there get -1 power this turn". A monster is
+    nobody's opponent, unless a player controls it: then it "acts as a normal minion of that
+    player" (Smash Up: Munchkin rulebook, Monsters and Treasures)."""
     table = put(new_table(), "mine", THREE, "A")
     table = put(table, "theirs", THREE, "B")
     table = put(table, "monster", HIPPOGRIFF, None)
+    table = put(table, "charmed", HIPPOGRIFF, None)
+    table = rules.set_control(table, "charmed", "B")
     table = put(table, "far", THREE, "B", zone="base-2")
     table = one_turn(table, "oops/plague-of-locusts", "A", zone="base-1")
-    assert powers(table, "mine", "theirs", "monster", "far") == (3, 2, 3, 3)
-    assert base(table).breakpoint == 15 + 3  # a monster is nobody's opponent
+    assert powers(table, "mine", "theirs", "monster", "charmed", "far") == (3, 2, 3, 2, 3)
+    assert base(table).breakpoint == 15 + 3  # the uncontrolled one is nobody's opponent
+    assert powers(rules.move_minion(table, "theirs", "base-2"), "theirs") == (2,)  # it stays on
+    assert powers(put(table, "late", THREE, "B"), "late") == (3,)  # arrived later: spared
 
 
 @case("oops/deputy")
@@ -132,7 +141,7 @@ def _way_of_the_warrior() -> None:
 def _huscarl() -> None:
     table = put(crowd(new_table()), "h", "oops/huscarl", "A")
     assert powers(table, "h") == (2,)
-    table = one_turn(table, "oops/huscarl", "A", bearer="h")
+    table = one_turn(table, "oops/huscarl", "A", tag="h")
     assert powers(table, "h") == (4,)
     assert powers(rules.end_turn(table), "h") == (2,)
     untouched(table)
@@ -163,6 +172,56 @@ def _longhouse() -> None:
     assert powers(table, "m") == (5,)
     assert base(table).power == {"A": 5 + 2, "B": 2}
     untouched(table)
+
+
+@case("oops/bushi")
+def _bushi() -> None:
+    """Card: "If it leaves play to the discard pile while at power 5+, you score 1 VP":
+    destroyed, or discarded with its scored base (Munchkin rulebook, Back to Your Corners)."""
+    table = put(crowd(new_table()), "b", "oops/bushi", "A")
+    weak, _ = rules.leave_play(table, CATALOGUE, "b")
+    assert weak.vp == (0, 0)  # power 4
+    strong = rules.add_counters(table, "b", 1)
+    destroyed, _ = rules.leave_play(strong, CATALOGUE, "b")
+    assert destroyed.vp == (1, 0)
+    scored, _ = rules.award(rules.choose_to_score(_ready(strong), CATALOGUE, "base-1"), CATALOGUE)
+    assert scored.vp[0] - _placing_vp(strong) == 1
+
+
+def _ready(table: Table) -> Table:
+    for n in range(4):
+        table = put(table, f"filler{n}", THREE, "B")
+    return table
+
+
+def _placing_vp(table: Table) -> int:
+    ranking = score_base(_ready(table), CATALOGUE, "base-1").ranking
+    return sum(p.vp for p in ranking if p.player == "A")
+
+
+@case("oops/viking-funeral")
+def _viking_funeral() -> None:
+    """Card: "when it goes to the discard pile gain 1 VP" (its minion)."""
+    table = put(crowd(new_table()), "m", "munchkin/topper-chopper", "A")
+    table = attach(table, "m", "vf", "oops/viking-funeral", "A")
+    gone, _ = rules.leave_play(table, CATALOGUE, "m")
+    assert gone.vp == (1, 0)
+    other, _ = rules.leave_play(table, CATALOGUE, "by-a")  # another minion: nothing
+    assert other.vp == (0, 0)
+    scored, _ = rules.award(rules.choose_to_score(_ready(table), CATALOGUE, "base-1"), CATALOGUE)
+    assert scored.vp[0] - _placing_vp(table) == 1
+
+
+@case("oops/final-haiku")
+def _final_haiku() -> None:
+    """Card: "when it goes from play to the discard pile, all your minions get +2 power this
+    turn" (resolved by the tracker when its minion leaves; bound to the minions then)."""
+    table = put(crowd(new_table()), "m", THREE, "A")
+    table = attach(table, "m", "fh", "oops/final-haiku", "A")
+    table, _ = rules.leave_play(table, CATALOGUE, "m")
+    table = one_turn(table, "oops/final-haiku", "A", zone="base-1")
+    assert powers(table, "by-a", "by-b", "by-far") == (4, 2, 4)
+    assert powers(rules.end_turn(table), "by-a") == (2,)
 
 
 # --- Smash Up: Munchkin -------------------------------------------------------------------

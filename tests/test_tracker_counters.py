@@ -165,8 +165,13 @@ def _the_monster(cat: Catalogue) -> None:
 
 @case("monster-smash/igor")
 def _igor(cat: Catalogue) -> None:
+    """Igor: "When it is destroyed or discarded, one of your minions gains a +1 power
+    counter": discarded with its scored base too (Munchkin rulebook, Back to Your Corners)."""
     lines = [*START, *CAT, tap("IG", "base-2"), tap("HD", "base-1"), tap("IG", "discard")]
     assert counters_of(answer_all(cat, lines, ["Herr Doktor"]), "HD") == 1
+    scored = [*START, *CAT, tap("IG", "base-1"), tap("HD", "base-2")]
+    scored += [inp("counter", tag="PH", delta=5), inp("score", zone="base-1"), inp("award")]
+    assert counters_of(answer_all(cat, scored, ["Herr Doktor"]), "HD") == 1
 
 
 @case("monster-smash/angry-mob", "monster-smash/body-shop", "monster-smash/cull-the-weak")
@@ -216,6 +221,20 @@ def _berserum(cat: Catalogue) -> None:
     lines = [*START, *CAT, tap("HD", "base-2"), tap("BR", "base-2"), tap("HD", "base-2")]
     assert counters_of(doc(cat, *lines), "HD") == 0
     assert counters_of(doc(cat, *lines, *CAT, inp("end-turn")), "HD") == 1  # Cat's next turn
+
+
+@case("monster-smash/summon-wolves")
+def _summon_wolves(cat: Catalogue) -> None:
+    """Card: "it collects a +1 power counter at the start of your turn, and those counters
+    add to your total there if you have a minion there"."""
+    lines = [*START, *CAT, tap("SW", "base-2")]
+    sw = doc(cat, *lines)["bases"][1]["actions"][0]
+    assert "counters" not in sw
+    lines += [*CAT, inp("end-turn")]  # Cat's next turn starts
+    base = doc(cat, *lines)["bases"][1]
+    assert base["actions"][0]["counters"] == 1 and "Cat" not in base["power"]
+    base = doc(cat, *lines, tap("IG", "base-2"))["bases"][1]
+    assert base["power"]["Cat"] == 2 + 1
 
 
 @case("monster-smash/the-count", "monster-smash/opportunist")

@@ -120,6 +120,28 @@ def test_setup_checks_zones_against_the_readers(client: FlaskClient) -> None:
     assert [g["current"] for g in games] == [True, False]
 
 
+def test_setup_chooses_a_printing_per_set(client: FlaskClient, service: TableService) -> None:
+    """A table whose Smash Up: Munchkin box is today's print plays its bases as printed
+    today; the header records the choice; a printing nobody offers is refused."""
+    offered = client.get("/api/factions").get_json()["printings"]
+    assert offered["munchkin"]["printings"] == ["errata", "current"]
+    assert offered["core"]["printings"] == ["errata", "first"]
+    wrong = client.post(
+        "/api/games", json={"players": PLAYERS, "printings": {"munchkin": "first"}}, headers=AUTH
+    )
+    assert wrong.status_code == 400 and "offers errata, current" in wrong.get_json()["error"]
+    started = client.post(
+        "/api/games", json={"players": PLAYERS, "printings": {"munchkin": "current"}}, headers=AUTH
+    )
+    assert started.status_code == 201
+    game = service.live.game
+    assert game.state.header.printings == {"munchkin": "current"}
+    assert game.catalogue["munchkin/hotel-of-holiness"].breakpoint == 13
+    again = client.post("/api/games", json={"players": PLAYERS}, headers=AUTH)
+    assert again.status_code == 201 and "printings" not in service.live.game.state.header.raw
+    assert service.live.game.catalogue["munchkin/hotel-of-holiness"].breakpoint == 15
+
+
 def test_a_game_replayed_for_history(client: FlaskClient, service: TableService) -> None:
     for line in SCORED:
         service.submit(line)

@@ -8,9 +8,17 @@ Reads ``core.json``, ``monster_smash.json``, ``oops.json`` and ``munchkin.json``
 folder (see its ``SOURCES.md``) and writes ``core.json``, ``monster-smash.json``, ``oops.json`` and
 ``munchkin.json`` to the output folder. Ids follow the tape contract: ``<set>/<slug(name)>``.
 
-Facts are copied as they are: a ``null`` in the reference stays ``null`` (never guessed). Keys this
-tool does not produce (``effects``, ``manual``: written by hand) are carried over by card id from
-the existing output file, so re-running the import never loses them.
+Facts are copied as they are: a ``null`` in the reference stays ``null`` (never guessed). Keys
+this tool does not produce (``effects``, ``manual``, ``input``, ``traits``: written by hand) are
+carried over by card id from the existing output file, so re-running the import never loses
+them; so is a ``text`` the reference leaves ``null`` that we wrote from a rulebook (Potion of
+Paralysis, from the Smash Up: Munchkin rulebook's clarifications).
+
+Printings: a Smash Up: Munchkin base whose current print (the reference's ``aeg_current_version``:
+breakpoint, VP, text) differs from the 2015 print gets ``printings.current`` with those facts and
+its monster number ("Monsters: N" in the text; "1 undead per player" is ``"per-player"``). Other
+printings (``first``) are written by hand and carried over, as are the hand-written ``effects`` and
+``manual`` of a generated printing.
 
 Stdlib only. Exits non-zero, naming the card, on any problem (e.g. two cards with one id).
 """
@@ -52,7 +60,10 @@ TREASURE_PLAY: Final = {
     "standard (not attached)": "standard",
 }
 #: hand-written keys kept from an existing output file when the import is run again
-PRESERVED_KEYS: Final = ("effects", "manual")
+PRESERVED_KEYS: Final = ("effects", "manual", "input", "traits")
+#: hand-written keys of a generated printing, kept the same way
+PRINTING_KEYS: Final = ("effects", "manual", "input")
+_MONSTERS = re.compile(r"Monsters: (\d+)( undead per player)?")
 
 _NOT_SLUG = re.compile(r"[^a-z0-9]+")
 
@@ -163,11 +174,46 @@ def convert_card(raw: JsonObject, set_id: str) -> JsonObject:
         else:
             raise DataProblem(f"{where}: unknown treasure_subtype {subtype!r}")
     card["text"] = _require(raw, "ability_paraphrase", where)
+    current = current_printing(raw, card, set_id)
+    if current is not None:
+        card["printings"] = {"current": current}
     card["keywords"] = keywords
     card["confidence"] = _require(raw, "confidence", where)
     card["notes"] = _require(raw, "notes", where)
     card["sources"] = _require(raw, "source", where)
     return card
+
+
+def current_printing(raw: JsonObject, card: JsonObject, set_id: str) -> JsonObject | None:
+    """A Munchkin base's current print, if the reference gives it and it differs."""
+    aeg = raw.get("aeg_current_version")
+    if set_id != "munchkin" or card["type"] != "base" or not isinstance(aeg, dict):
+        return None
+    text = aeg.get("ability_paraphrase")
+    if not isinstance(text, str) or "breakpoint" not in aeg or "vp" not in aeg:
+        return None
+    found = _MONSTERS.match(text)
+    monsters: int | str | None = None
+    if found is not None:
+        monsters = "per-player" if found.group(2) else int(found.group(1))
+    printing: JsonObject = {
+        "breakpoint": aeg["breakpoint"],
+        "vp": list(aeg["vp"]),
+        "monsters": monsters,
+        "monsters_note": f"current print: {text.split('.')[0]}",
+        "text": text,
+        "effects": [],
+        "keywords": ["monster number"],
+        "confidence": "current print (AEG rulebook wiki today): numbers and text as shown there",
+        "notes": f"AEG errata field: {aeg.get('errata_field', 'not stated')}.",
+    }
+    same = (
+        printing["breakpoint"] == card["breakpoint"]
+        and printing["vp"] == card["vp"]
+        and printing["monsters"] == card.get("monsters")
+        and text == card.get("text")
+    )
+    return None if same else printing
 
 
 def convert_set(spec: SetSpec, reference: list[JsonObject]) -> JsonObject:
@@ -219,13 +265,46 @@ def carry_over(document: JsonObject, previous: JsonObject | None) -> None:
     if previous is None:
         return
     old = {c.get("id"): c for c in previous.get("cards", []) if isinstance(c, dict)}
-    for card in document["cards"]:
+    for index, card in enumerate(document["cards"]):
         before = old.get(card["id"])
         if before is None:
             continue
         for key in PRESERVED_KEYS:
             if key in before:
                 card[key] = before[key]
+        if card["text"] is None and isinstance(before.get("text"), str):
+            card["text"] = before["text"]  # our wording from a rulebook the reference lacks
+        _carry_printings(card, before.get("printings"))
+        document["cards"][index] = _ordered(card)
+
+
+def _ordered(card: JsonObject) -> JsonObject:
+    """Hand-written keys right after ``text``, where people read them."""
+    after_text = ("effects", "manual", "input", "traits", "printings")
+    ordered: JsonObject = {}
+    for key, value in card.items():
+        if key in after_text:
+            continue
+        ordered[key] = value
+        if key == "text":
+            ordered.update({k: card[k] for k in after_text if k in card})
+    return ordered
+
+
+def _carry_printings(card: JsonObject, previous: Any) -> None:
+    """Hand-written printings stay; a generated one keeps its hand-written keys."""
+    if not isinstance(previous, dict):
+        return
+    printings = card.setdefault("printings", {})
+    for name, fields in previous.items():
+        if name not in printings:
+            printings[name] = fields
+        elif isinstance(fields, dict):
+            for key in PRINTING_KEYS:
+                if key in fields:
+                    printings[name][key] = fields[key]
+    if not printings:
+        del card["printings"]
 
 
 def check_set(document: JsonObject) -> list[str]:

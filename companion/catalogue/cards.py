@@ -16,7 +16,10 @@ from pathlib import Path
 from typing import Any, Final, Literal
 
 from companion.catalogue.cthulhu import CthulhuCatalogue, parse_cthulhu
-from companion.catalogue.effects import Effect, parse_effects
+from companion.catalogue.effects import Effect
+from companion.catalogue.effects_parse import parse_effects
+from companion.catalogue.fields import PRINTINGS as PRINTINGS
+from companion.catalogue.fields import choice, field_of, optional, printings_of
 from companion.errors import CatalogueError
 
 CardType = Literal["minion", "action", "base", "monster", "treasure"]
@@ -66,6 +69,14 @@ class Card:
     confidence: str | None = None
     #: why an ability that touches power, VP or treasures is resolved by people, not computed
     manual: str | None = None
+    #: what someone answers on the tablet for the engine to compute the ability
+    input: str | None = None
+    #: printed traits filters may ask for (``microbot``)
+    traits: tuple[str, ...] = ()
+    #: a Munchkin base whose monster number is one per player (a current printing)
+    monsters_per_player: bool = False
+    #: other printings of this card, by name (``first``, ``current``): see ``cards/README.md``
+    printings: tuple[tuple[str, Card], ...] = ()
 
     @property
     def is_minion(self) -> bool:
@@ -115,6 +126,8 @@ class Catalogue:
     _by_faction: Mapping[str, tuple[Card, ...]] = field(default_factory=dict, repr=False)
     #: Munchkin Cthulhu's cards (another game: its own kinds and facts)
     cthulhu: CthulhuCatalogue = field(default_factory=lambda: CthulhuCatalogue({}), repr=False)
+    #: the catalogue this one was printed from (:mod:`companion.catalogue.printings`)
+    unprinted: Catalogue | None = field(default=None, repr=False, compare=False)
 
     def __getitem__(self, card_id: str) -> Card:
         return self.cards[card_id]
@@ -240,23 +253,23 @@ def _parse_set(path: Path, document: Any) -> tuple[CardSet, dict[str, Faction], 
     name = path.name
     if not isinstance(document, dict):
         raise CatalogueError(f"{name}: the file must hold one JSON object with 'set' and 'cards'")
-    set_id = _field(document, "set", str, name)
-    card_set = CardSet(id=set_id, name=_field(document, "name", str, name), path=path)
+    set_id = field_of(document, "set", str, name)
+    card_set = CardSet(id=set_id, name=field_of(document, "name", str, name), path=path)
     factions: dict[str, Faction] = {}
-    for raw in _field(document, "factions", list, name):
+    for raw in field_of(document, "factions", list, name):
         where = f"{name}: faction {raw.get('id', '?') if isinstance(raw, dict) else raw!r}"
         if not isinstance(raw, dict):
             raise CatalogueError(f"{where}: must be an object")
-        faction_id = _field(raw, "id", str, where)
-        faction_name = _field(raw, "name", str, where)
+        faction_id = field_of(raw, "id", str, where)
+        faction_name = field_of(raw, "name", str, where)
         if faction_id != f"{set_id}/{slug(faction_name)}":
             raise CatalogueError(
                 f"{where}: field 'id' must be {set_id}/{slug(faction_name)} (set/slug of name)"
             )
-        bases = tuple(_field(raw, "bases", list, where))
+        bases = tuple(field_of(raw, "bases", list, where))
         factions[faction_id] = Faction(faction_id, faction_name, set_id, bases)
     cards = [
-        _parse_card(raw, set_id, factions, name) for raw in _field(document, "cards", list, name)
+        _parse_card(raw, set_id, factions, name) for raw in field_of(document, "cards", list, name)
     ]
     return card_set, factions, cards
 
@@ -265,43 +278,44 @@ def _parse_card(raw: Any, set_id: str, factions: Mapping[str, Faction], file: st
     if not isinstance(raw, dict):
         raise CatalogueError(f"{file}: every entry of 'cards' must be an object, got {raw!r}")
     where = f"{file}: card {raw.get('id', raw.get('name', '?'))}"
-    card_id = _field(raw, "id", str, where)
-    card_name = _field(raw, "name", str, where)
+    card_id = field_of(raw, "id", str, where)
+    card_name = field_of(raw, "name", str, where)
     if card_id != f"{set_id}/{slug(card_name)}":
         raise CatalogueError(f"{where}: field 'id' must be {set_id}/{slug(card_name)}")
-    card_type = _field(raw, "type", str, where)
+    card_type = field_of(raw, "type", str, where)
     if card_type not in CARD_TYPES:
         raise CatalogueError(f"{where}: field 'type' must be one of {', '.join(CARD_TYPES)}")
     faction = raw.get("faction")
     if card_type in ("minion", "action") and faction not in factions:
         raise CatalogueError(f"{where}: field 'faction' names no faction of this set: {faction!r}")
-    copies = _field(raw, "copies", int, where)
+    copies = field_of(raw, "copies", int, where)
     if copies < 1:
         raise CatalogueError(f"{where}: field 'copies' must be at least 1")
     values: dict[str, Any] = {}
     if card_type in ("minion", "monster") or raw.get("subtype") == "minion":
-        values["power"] = _optional(raw, "power", int, where)
+        values["power"] = optional(raw, "power", int, where)
     if card_type == "action" or (card_type == "treasure" and raw.get("subtype") == "action"):
-        values["play"] = _choice(raw, "play", ("minion", "base", "standard"), where)
+        values["play"] = choice(raw, "play", ("minion", "base", "standard"), where)
     if card_type == "base":
-        values["breakpoint"] = _optional(raw, "breakpoint", int, where)
-        vp = _field(raw, "vp", list, where)
+        values["breakpoint"] = optional(raw, "breakpoint", int, where)
+        vp = field_of(raw, "vp", list, where)
         if len(vp) != 3 or not all(v is None or isinstance(v, int) for v in vp):
             raise CatalogueError(f"{where}: field 'vp' must be three VP numbers (or null)")
         values["vp"] = (vp[0], vp[1], vp[2])
         if set_id == "munchkin":
-            values["monster_number"] = _optional(raw, "monsters", int, where)
+            values.update(_monsters(raw, where))
     if card_type == "monster":
-        values["treasures"] = _optional(raw, "treasures", int, where)
-        values["undead"] = _optional(raw, "undead", bool, where)
+        values["treasures"] = optional(raw, "treasures", int, where)
+        values["undead"] = optional(raw, "undead", bool, where)
     if card_type == "treasure":
-        values["subtype"] = _choice(raw, "subtype", ("minion", "action"), where)
-    text = _optional(raw, "text", str, where)
+        values["subtype"] = choice(raw, "subtype", ("minion", "action"), where)
+    text = optional(raw, "text", str, where)
     effects = parse_effects(raw.get("effects", []), where)
     keywords = tuple(str(k) for k in raw.get("keywords", []))
-    manual = raw.get("manual")
-    if manual is not None and (not isinstance(manual, str) or not manual.strip()):
-        raise CatalogueError(f"{where}: field 'manual' must be a sentence saying why")
+    values.update(_hand_written(raw, where))
+    values["printings"] = printings_of(
+        raw, where, lambda merged, name: _parse_card(merged, set_id, factions, f"{file} ({name})")
+    )
     return Card(
         id=card_id,
         name=card_name,
@@ -313,33 +327,26 @@ def _parse_card(raw: Any, set_id: str, factions: Mapping[str, Faction], file: st
         effects=effects,
         keywords=keywords,
         confidence=raw.get("confidence") if isinstance(raw.get("confidence"), str) else None,
-        manual=manual,
         **values,
     )
 
 
-def _field(raw: Mapping[str, Any], key: str, kind: type, where: str) -> Any:
-    if key not in raw:
-        raise CatalogueError(f"{where}: field {key!r} is missing")
-    value = raw[key]
-    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-        raise CatalogueError(f"{where}: field {key!r} must be {kind.__name__}, got {value!r}")
-    return value
+def _hand_written(raw: Mapping[str, Any], where: str) -> dict[str, Any]:
+    """``manual`` and ``input`` (sentences) and ``traits`` (names)."""
+    for key in ("manual", "input"):
+        if raw.get(key) is not None and (not isinstance(raw[key], str) or not raw[key].strip()):
+            raise CatalogueError(f"{where}: field {key!r} must be a sentence")
+    traits = raw.get("traits", [])
+    if not isinstance(traits, list) or not all(isinstance(t, str) for t in traits):
+        raise CatalogueError(f"{where}: field 'traits' must be a list of names")
+    return {"manual": raw.get("manual"), "input": raw.get("input"), "traits": tuple(traits)}
 
 
-def _optional(raw: Mapping[str, Any], key: str, kind: type, where: str) -> Any:
-    if key not in raw:
-        raise CatalogueError(f"{where}: field {key!r} is missing (write null if unknown)")
-    if raw[key] is None:
-        return None
-    return _field(raw, key, kind, where)
-
-
-def _choice(raw: Mapping[str, Any], key: str, options: tuple[str, ...], where: str) -> Any:
-    value = raw.get(key)
-    if value not in options:
-        raise CatalogueError(f"{where}: field {key!r} must be one of {', '.join(options)}")
-    return value
+def _monsters(raw: Mapping[str, Any], where: str) -> dict[str, Any]:
+    """A Munchkin base's monster number: a number, ``null`` (unknown) or ``"per-player"``."""
+    if raw.get("monsters") == "per-player":
+        return {"monster_number": None, "monsters_per_player": True}
+    return {"monster_number": optional(raw, "monsters", int, where)}
 
 
 def _check_set_totals(

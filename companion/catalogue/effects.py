@@ -11,28 +11,45 @@ A card's ``effects`` list in ``cards/*.json`` holds objects such as::
 Every effect is relative to its *source*: the card in play that carries it. A source has a
 *centre* (the base it stands at, is attached to, or whose bearer stands at), a *controller*
 (``None`` for bases and uncontrolled monsters) and, for attached actions, a *bearer*.
-See ``cards/README.md`` for the full vocabulary with examples. Parsing is pure and strict:
-anything unknown is a :class:`CatalogueError` naming the card and the field.
+See ``cards/README.md`` for the full vocabulary with examples. Parsing
+(:mod:`companion.catalogue.effects_parse`) is pure and strict: anything unknown is a
+:class:`~companion.errors.CatalogueError` naming the card and the field.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from companion.catalogue.effect_terms import COUNT_ONLY, Condition, Count, Filter, Scope
+from companion.catalogue.effect_terms import Condition, Count, Filter, Scope
+from companion.catalogue.status_effects import KINDS as STATUS_KINDS
+from companion.catalogue.status_effects import StatusEffect
 from companion.catalogue.table_effects import KINDS as TABLE_KINDS
-from companion.catalogue.table_effects import LITERALS as TABLE_LITERALS
 from companion.catalogue.table_effects import TableEffect
-from companion.errors import CatalogueError
 
-Duration = Literal["ongoing", "turn"]
+Duration = Literal["ongoing", "turn", "next-turn"]
+"""``ongoing`` while the card is in play; ``turn`` until the end of the turn it resolves in;
+``next-turn`` until its controller's next turn begins (Armor Stego's Talent, Infiltrate)."""
+
+OneTurnTrigger = Literal[
+    "play", "talent", "minion-played-here", "start-of-turn", "bearer-discarded"
+]
+"""What resolves a triggered one-turn effect of a card in play (the tracker sees it happen):
+``play`` the card is played, ``talent`` its Talent is used, ``minion-played-here`` a minion is
+played at its base, ``start-of-turn`` its controller's turn starts, ``bearer-discarded`` the
+minion it is attached to goes from play to the discard pile. Without ``on``, a one-turn effect
+resolves when its (standard) action is played."""
 
 
 @dataclass(frozen=True, slots=True)
 class PowerEffect:
-    """``amount`` (times ``per``, if given) added to the power of each minion in scope."""
+    """``amount`` (times ``per``, if given) added to the power of each minion in scope.
+
+    A one-turn effect (``duration`` not ``ongoing``) binds to the minions in scope when it
+    resolves: a minion that arrives later gets nothing, and a minion that moves keeps its
+    boost (it is on the minion), unless ``base_effect`` says the card boosts the base's
+    minions whoever they are. ``on`` and ``once`` (once per turn): see :data:`OneTurnTrigger`.
+    """
 
     scope: Scope
     amount: int
@@ -40,6 +57,9 @@ class PowerEffect:
     per: Count | None = None
     when: Condition | None = None
     duration: Duration = "ongoing"
+    on: OneTurnTrigger | None = None
+    once: bool = False
+    base_effect: bool = False
     kind: Literal["power"] = "power"
 
 
@@ -51,17 +71,25 @@ class PlayerPowerEffect:
     per: Count | None = None
     when: Condition | None = None
     duration: Duration = "ongoing"
+    on: OneTurnTrigger | None = None
+    once: bool = False
     kind: Literal["player-power"] = "player-power"
 
 
 @dataclass(frozen=True, slots=True)
 class BreakpointEffect:
-    """Changes the centre base's breakpoint."""
+    """Changes the centre base's breakpoint by ``amount``, or ``reset`` sets its printed value
+    (the Smash Up: Munchkin rulebook, Void Where Prohibited: "If a card resets a base's
+    breakpoint, that refers to its printed value. Monster power and other effects add to or
+    subtract from that value.")."""
 
-    amount: int
+    amount: int = 0
+    reset: int | None = None
     per: Count | None = None
     when: Condition | None = None
     duration: Duration = "ongoing"
+    on: OneTurnTrigger | None = None
+    once: bool = False
     kind: Literal["breakpoint"] = "breakpoint"
 
 
@@ -75,13 +103,22 @@ class NoCountEffect:
     kind: Literal["no-count"] = "no-count"
 
 
+TreasureTrigger = Literal["base-scored", "minion-destroyed-here", "minion-played-here"]
+
+
 @dataclass(frozen=True, slots=True)
 class TreasureEffect:
-    """Extra (or fewer) treasures revealed when the centre base scores."""
+    """Extra (or fewer) treasures: revealed when the centre base scores (``base-scored``), or
+    drawn by whoever destroys a minion there matching ``filter`` (``minion-destroyed-here``,
+    Bastion), or by whoever plays a minion there (``minion-played-here``; ``once``: the first
+    each turn)."""
 
     amount: int
     per: Count | None = None
     when: Condition | None = None
+    on: TreasureTrigger = "base-scored"
+    filter: Filter = Filter()
+    once: bool = False
     kind: Literal["treasures"] = "treasures"
 
 
@@ -112,7 +149,9 @@ class ScoreEffect:
     kind: Literal["score"] = "score"
 
 
-Trigger = Literal["play", "leave", "minion-leaves-here", "base-scored"]
+Trigger = Literal[
+    "play", "leave", "minion-leaves-here", "base-scored", "discarded", "bearer-discarded"
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,7 +160,10 @@ class VpEffect:
 
     * ``play``: the source is played; ``leave``: the source leaves play (destroyed);
     * ``minion-leaves-here``: a minion at the centre leaves play (``who``: its ``owner``);
-    * ``base-scored``: the centre base scores (after placings).
+    * ``base-scored``: the centre base scores (after placings);
+    * ``discarded``: the source goes from play to the discard pile (destroyed, or with
+      everything on a scored base), ``filter`` read on it just before (``min-power``: Bushi);
+      ``bearer-discarded``: the minion it is attached to does (Viking Funeral).
     """
 
     on: Trigger
@@ -150,10 +192,12 @@ Effect = (
     | ScoreEffect
     | VpEffect
     | HookEffect
+    | StatusEffect
     | TableEffect
 )
 
-_KINDS: dict[str, type[Any]] = {
+#: the kinds of effect, by their ``kind`` name
+KINDS: dict[str, type[Any]] = {
     "power": PowerEffect,
     "player-power": PlayerPowerEffect,
     "breakpoint": BreakpointEffect,
@@ -162,146 +206,11 @@ _KINDS: dict[str, type[Any]] = {
     "score": ScoreEffect,
     "vp": VpEffect,
     "hook": HookEffect,
+    **STATUS_KINDS,
     **TABLE_KINDS,
 }
-_FIELDS: dict[str, frozenset[str]] = {
-    kind: frozenset(cls.__dataclass_fields__) for kind, cls in _KINDS.items()
-}
 
 
-def parse_effects(raw: Any, where: str) -> tuple[Effect, ...]:
-    """Parse a card's ``effects`` list.
-
-    :raises CatalogueError: naming ``where`` (file and card), the effect's index and the field.
-    """
-    if not isinstance(raw, list):
-        raise CatalogueError(f"{where}: field 'effects' must be a list")
-    return tuple(
-        _parse_effect(item, f"{where}: effects[{index}]") for index, item in enumerate(raw)
-    )
-
-
-def _parse_effect(raw: Any, where: str) -> Effect:
-    if not isinstance(raw, dict) or raw.get("kind") not in _KINDS:
-        raise CatalogueError(f"{where}: field 'kind' must be one of {', '.join(_KINDS)}")
-    kind = raw["kind"]
-    unknown = {key for key in raw if key.replace("-", "_") not in _FIELDS[kind]}
-    if unknown:
-        raise CatalogueError(f"{where}: unknown field(s) {', '.join(sorted(unknown))} for {kind}")
-    values: dict[str, Any] = {}
-    for key, value in raw.items():
-        if key == "kind":
-            continue
-        values[key.replace("-", "_")] = _convert(key, value, f"{where}: field {key!r}")
-    try:
-        effect: Effect = _KINDS[kind](**values)
-    except TypeError as exc:
-        raise CatalogueError(f"{where}: {exc}") from exc
-    _check(effect, where)
-    return effect
-
-
-def _convert(key: str, value: Any, where: str) -> Any:
-    if key == "scope":
-        return _scope(value, where)
-    if key == "filter":
-        return _filter(value, where)
-    if key == "per":
-        return _count(value, where)
-    if key == "when":
-        return _condition(value, where)
-    if key in ("amount", "step", "total", "places", "place", "count", "vp", "boost", "max-power"):
-        if not isinstance(value, int) or isinstance(value, bool):
-            raise CatalogueError(f"{where}: must be a whole number")
-        return value
-    if key in ("replaces", "may", "behind", "once", "opponents"):
-        if not isinstance(value, bool):
-            raise CatalogueError(f"{where}: must be true or false")
-        return value
-    if key in _STRINGS:
-        if not isinstance(value, str):
-            raise CatalogueError(f"{where}: must be a string")
-        return value
-    raise CatalogueError(f"{where}: unknown field")
-
-
-def _scope(value: Any, where: str) -> Scope:
-    try:
-        return Scope(value)
-    except ValueError:
-        raise CatalogueError(
-            f"{where}: must be one of {', '.join(s.value for s in Scope)}"
-        ) from None
-
-
-def _filter(value: Any, where: str) -> Filter:
-    if not isinstance(value, dict):
-        raise CatalogueError(f"{where}: must be an object")
-    known = set(Filter.__dataclass_fields__)
-    keys = {key.replace("-", "_"): item for key, item in value.items()}
-    unknown = set(keys) - known
-    if unknown:
-        raise CatalogueError(f"{where}: unknown filter field(s) {', '.join(sorted(unknown))}")
-    for key in ("cards", "factions"):
-        if key in keys:
-            if not isinstance(keys[key], list) or not all(isinstance(i, str) for i in keys[key]):
-                raise CatalogueError(f"{where}: {key} must be a list of ids")
-            keys[key] = frozenset(keys[key])
-    if keys.get("controller") not in (None, "current", "not-current"):
-        raise CatalogueError(f"{where}: controller must be 'current' or 'not-current'")
-    return Filter(**keys)
-
-
-def _count(value: Any, where: str) -> Count:
-    if not isinstance(value, dict) or "scope" not in value or set(value) - {"scope", "filter"}:
-        raise CatalogueError(f"{where}: must be an object with 'scope' (and optional 'filter')")
-    return Count(
-        scope=_scope(value["scope"], where),
-        filter=_filter(value.get("filter", {}), where),
-    )
-
-
-def _condition(value: Any, where: str) -> Condition:
-    if not isinstance(value, dict):
-        raise CatalogueError(f"{where}: must be an object")
-    unknown = set(value) - {"turn", "count", "at-least", "at-most", "declared"}
-    if unknown:
-        raise CatalogueError(f"{where}: unknown condition field(s) {', '.join(sorted(unknown))}")
-    if value.get("turn") not in (None, "controller", "other"):
-        raise CatalogueError(f"{where}: turn must be 'controller' or 'other'")
-    count = _count(value["count"], where) if "count" in value else None
-    if count is not None and "at-least" not in value and "at-most" not in value:
-        raise CatalogueError(f"{where}: a count condition needs 'at-least' or 'at-most'")
-    return Condition(
-        turn=value.get("turn"),
-        count=count,
-        at_least=value.get("at-least"),
-        at_most=value.get("at-most"),
-        declared=bool(value.get("declared", False)),
-    )
-
-
-_STRINGS = frozenset(
-    {"duration", "rule", "on", "who", "name", "target", "source", "what", "where"}
-    | {"challenger", "loser", "reward"}
-)
-
-_LITERALS: Mapping[str, tuple[str, ...]] = {
-    "duration": ("ongoing", "turn"),
-    "rule": ("winner-vp-per-power", "vp-per-minion", "bonus-over-total", "place-bonus"),
-    "on": ("play", "leave", "minion-leaves-here", "base-scored"),
-    "who": ("controller", "owner", "winner"),
-}
-
-
-def _check(effect: Effect, where: str) -> None:
-    literals = TABLE_LITERALS.get(effect.kind, _LITERALS)
-    for key, options in literals.items():
-        value = getattr(effect, key, None)
-        if value is not None and value not in options:
-            raise CatalogueError(f"{where}: field {key!r} must be one of {', '.join(options)}")
-    scope = getattr(effect, "scope", None)
-    if scope in COUNT_ONLY:
-        raise CatalogueError(f"{where}: field 'scope' {scope} can only be used in 'per' counts")
-    if isinstance(effect, ScoreEffect) and effect.rule == "winner-vp-per-power" and effect.step < 1:
-        raise CatalogueError(f"{where}: field 'step' must be at least 1 for winner-vp-per-power")
+def one_turn(effect: Effect) -> bool:
+    """Whether the effect lasts a turn (or until its controller's next turn) once resolved."""
+    return getattr(effect, "duration", "ongoing") != "ongoing"

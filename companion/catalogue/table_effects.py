@@ -1,4 +1,5 @@
-"""Table abilities the tracker acts on: +1 power counters, burying and uncovering, duels.
+"""Table abilities the tracker acts on: +1 power counters, burying and uncovering, duels,
+taking control.
 
 These are effect kinds of the card vocabulary (``cards/README.md``) like ``power`` or ``vp``,
 but they change the table rather than a sum: they place or move counters, bury or uncover
@@ -20,7 +21,7 @@ CounterTrigger = Literal[
     "start-of-turn",  # its controller's turn starts
     "minion-played-here",  # a minion is played at the card's base
     "minion-destroyed",  # a minion in ``scope`` is destroyed (tapped at the discard pad)
-    "leave",  # the card itself leaves play
+    "leave",  # the card itself goes from play to the discard pile (destroyed, or its base scored)
     "other-mine-discarded",  # another minion of its controller goes from play to the discard
     "base-scored",  # its base scores
     "duel",  # a minion of its controller is chosen for a duel
@@ -120,7 +121,21 @@ class DestroyEffect:
     kind: Literal["destroy"] = "destroy"
 
 
-TableEffect = CountersEffect | MoveCountersEffect | BuryEffect | DuelEffect | DestroyEffect
+@dataclass(frozen=True, slots=True)
+class ControlEffect:
+    """Its controller takes control of a minion matching ``filter`` when it is played (a
+    prompt lists them); ``turn``: it goes back to whoever controlled it before when the turn
+    ends (Charm)."""
+
+    on: Literal["play"] = "play"
+    filter: Filter = Filter()
+    duration: Literal["ongoing", "turn"] = "turn"
+    kind: Literal["control"] = "control"
+
+
+TableEffect = (
+    CountersEffect | MoveCountersEffect | BuryEffect | DuelEffect | DestroyEffect | ControlEffect
+)
 
 KINDS: dict[str, type] = {
     "counters": CountersEffect,
@@ -128,6 +143,7 @@ KINDS: dict[str, type] = {
     "bury": BuryEffect,
     "duel": DuelEffect,
     "destroy": DestroyEffect,
+    "control": ControlEffect,
 }
 
 #: allowed values of the string fields, per kind
@@ -151,4 +167,5 @@ LITERALS: dict[str, dict[str, tuple[str, ...]]] = {
         "loser": ("destroy", "move", "none"),
     },
     "destroy": {"on": ("play", "uncover")},
+    "control": {"on": ("play",), "duration": ("ongoing", "turn")},
 }

@@ -17,7 +17,10 @@ def _fact(value: object) -> str:
 def _stats(card: Card) -> str:
     if card.type == "base":
         vp = "/".join(_fact(v) for v in (card.vp or (None, None, None)))
-        monsters = f", {_fact(card.monster_number)} monsters" if card.set == "munchkin" else ""
+        number = f"{_fact(card.monster_number)} monsters"
+        if card.monsters_per_player:
+            number = "1 monster per player"
+        monsters = f", {number}" if card.set == "munchkin" else ""
         return f"breaks {_fact(card.breakpoint)}, VP {vp}{monsters}"
     if card.type == "monster":
         undead = ", undead" if card.undead else ""
@@ -62,4 +65,10 @@ def card_details(card: Card, catalogue: Catalogue) -> str:
     if card.effects:
         lines.append("  computed effects:")
         lines.extend(f"    - {effect}" for effect in card.effects)
+    if card.input:
+        lines.append(f"  on the tablet: {card.input}")
+    if card.manual:
+        lines.append(f"  by hand:  {card.manual}")
+    for name, other in card.printings:
+        lines.append(f"  {name} printing: {_stats(other)}; {other.text or _UNKNOWN_TEXT}")
     return "\n".join(lines)

@@ -6,8 +6,11 @@ import click
 
 from companion.catalogue.cards import Card
 from companion.catalogue.cthulhu import card_table as cthulhu_table
+from companion.catalogue.printings import printed
 from companion.catalogue.view import card_details, card_table
 from companion.cli.common import catalogue_or_fail
+from companion.errors import CatalogueError
+from companion.rules.coverage import coverage, coverage_text
 
 
 @click.group()
@@ -50,3 +53,24 @@ def cards_show(card_id: str) -> None:
         hint = f"; did you mean {', '.join(matches)}?" if matches else ""
         raise click.ClickException(f"no card {card_id!r}{hint}")
     click.echo(card_details(catalogue[card_id], catalogue))
+
+
+@cards.command("coverage")
+@click.option(
+    "--printing",
+    "printings",
+    multiple=True,
+    metavar="SET=PRINTING",
+    help="Count a set as printed so (e.g. munchkin=current); default: errata.",
+)
+@click.option("--reasons/--no-reasons", default=True, help="List the by-hand reasons.")
+def cards_coverage(printings: tuple[str, ...], reasons: bool) -> None:
+    """Per set: the cards whose ability touches power, breakpoints, VP or treasures, and how
+    much of them the engine computes."""
+    catalogue = catalogue_or_fail()
+    choice = dict(item.partition("=")[::2] for item in printings)
+    try:
+        catalogue = printed(catalogue, choice)
+    except CatalogueError as exc:
+        raise click.UsageError(str(exc)) from None
+    click.echo(coverage_text(coverage(catalogue), catalogue, reasons=reasons))

@@ -47,7 +47,7 @@ def _replay(lines: list[str], catalogue: Catalogue) -> Document:
         raise TapeError("the tape is empty: its first line must be the header", 1)
     header = parse_header(first.event, catalogue, first.number)
     game = replay_lines(header, numbered, catalogue)
-    return state_document(game.state, catalogue)
+    return state_document(game.state, game.catalogue)
 
 
 @click.command("import")

@@ -115,7 +115,7 @@ def _running(table: MCTable, cards: CthulhuCatalogue) -> RunningDocument | None:
             for name in escape.players
         },
         "bad_stuff": [
-            {"card": foe.card, "text": rules.bad_stuff(cards[foe.card])} for foe in escape.monsters
+            {"card": foe.card, "text": cards[foe.card].bad_stuff} for foe in escape.monsters
         ],
     }
 

@@ -66,7 +66,7 @@ def run_away_input(state: MCState, line: Line, catalogue: Catalogue) -> MCOutcom
         raise Rejected(str(exc)) from None
     assert state.table.escape is not None
     caught = "; ".join(
-        f"{cards[foe.card].name}: {rules.bad_stuff(cards[foe.card])}"
+        f"{cards[foe.card].name}: {cards[foe.card].bad_stuff}"
         for foe in state.table.escape.monsters
     )
     text = f"{name} rolled {roll}: " + (
@@ -83,6 +83,11 @@ def level_input(state: MCState, line: Line, catalogue: Catalogue) -> MCOutcome:
     name = _player(state, line)
     delta = _int(line, "delta", "a whole number of Levels (may be negative)")
     table = rules.change_level(state.table, name, delta)
+    level = state.table.player(name).level
+    if delta > 0 and table.player(name).level == level:  # "-" at Level 1 is Bad Stuff, kept
+        raise Rejected(
+            f"{name} is at Level {level}: the 10th Level comes only from killing a monster"
+        )
     return changed(
         state, table, event("level", f"{name} {signed(delta)} Level", player=name, delta=delta)
     )

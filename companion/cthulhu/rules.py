@@ -304,14 +304,6 @@ def run_away_bonus(table: MCTable, escape: Escape, name: str, catalogue: Cthulhu
     return items + sum(m.run_away for f in escape.monsters for m in catalogue[f.card].modifiers)
 
 
-def bad_stuff(card: MCCard) -> str:
-    """What a monster does to whoever it catches: its card's "Bad Stuff:" text (the whole
-    text when the card does not say it in those words)."""
-    text = (card.text or "").strip()
-    _, said, rest = text.partition("Bad Stuff:")
-    return rest.strip() if said and rest.strip() else text or "no text known: read the card"
-
-
 def run_away(table: MCTable, name: str, roll: int, catalogue: CthulhuCatalogue) -> bool:
     """Whether ``name`` escapes with ``roll`` (5 or more, with modifiers)."""
     escape = table.escape
@@ -343,8 +335,19 @@ def change_level(table: MCTable, name: str, delta: int, *, by_kill: bool = False
 
 
 def sell(table: MCTable, name: str, tags: list[str], catalogue: CthulhuCatalogue) -> MCTable:
-    """One Level per full 1,000 gold (no change given), never to Level 10."""
+    """One Level per full 1,000 gold (no change given), never to Level 10; only during the
+    seller's own turn ("During your turn, you may discard items...") and never in combat
+    ("While you are in combat, you cannot sell...")."""
     player = table.player(name)
+    if name != table.current_player:
+        raise RulesError(
+            f"{name} can sell only during their own turn; it is {table.current_player}'s turn"
+        )
+    fighting = table.combat is not None and name in (table.combat.fighter, table.combat.helper)
+    if fighting or (table.escape is not None and name in table.escape.players):
+        raise RulesError(f"{name} is in combat: nobody sells during a fight")
+    if player.level >= MAX_LEVEL - 1:
+        raise RulesError(f"{name} is at Level {player.level}: items never buy Level 10")
     carried = {h.tag: h for h in player.items}
     missing = [t for t in tags if t not in carried]
     if missing:

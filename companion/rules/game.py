@@ -1,38 +1,27 @@
 """Pure table operations: bases entering, minions played and moved, actions attached, cards
 leaving play, counters, control, scoring a base and ending a turn (with the game-end check).
 
-Each takes a :class:`Table` and returns a new one. They check what the physical table makes
-impossible (a card in two places) and raise :class:`IllegalPlayError`; they never refuse a
-play for going over the one-minion and one-action allowance.
+Each takes a :class:`Table` and returns a new one (leaving play is :mod:`.leaving`). They
+check what the physical table makes impossible (a card in two places) and raise
+:class:`IllegalPlayError`; they never refuse a play for going over the one-minion and
+one-action allowance.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from companion.catalogue.cards import Catalogue
-from companion.catalogue.effects import VpEffect
-from companion.errors import CompanionError
+from companion.rules.leaving import SCORED, leaving_vp, play_vp
+from companion.rules.leaving import Left as Left
+from companion.rules.leaving import leave_play as leave_play
+from companion.rules.one_turn import bind_armed
 from companion.rules.power import evaluate
 from companion.rules.scoring import ScoringResult, score_base
-from companion.rules.sources import Source, active, base_sources, matches
-from companion.rules.table import MADNESS, Attached, Base, Buried, Minion, Table, Temporary
+from companion.rules.table import MADNESS, Attached, Base, Buried, Loan, Minion, Table, Temporary
+from companion.rules.table import IllegalPlayError as IllegalPlayError
 
 WINNING_VP = 15
-
-
-class IllegalPlayError(CompanionError, ValueError):
-    """The operation contradicts the table (e.g. the card is already somewhere else)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Left:
-    """What left play: the card, and treasure draws owed to whoever destroyed a monster."""
-
-    tag: str
-    card: str
-    treasure_draws: int = 0
-    also: tuple[str, ...] = ()  # tags of cards that went with it (attachments)
 
 
 def where_is(table: Table, tag: str) -> str | None:
@@ -78,12 +67,14 @@ def play_minion(
     owner: str | None,
     controller: str | None,
 ) -> Table:
-    """A minion (monster, minion treasure) enters play at ``zone``; on-play VP applies."""
+    """A minion (monster, minion treasure) enters play at ``zone``; cancels waiting for the
+    next minion its controller plays there reach it, then its on-play VP applies."""
     base = _require_base(table, zone)
     _require_free(table, tag)
     minion = Minion(tag=tag, card=card, owner=owner, controller=controller)
     table = table.with_base(replace(base, minions=(*base.minions, minion)))
-    return _vp_trigger(table, catalogue, card, tag, zone, controller, owner, "play")
+    table = bind_armed(table, catalogue, tag, zone, controller)
+    return play_vp(table, catalogue, tag, zone)
 
 
 def move_minion(table: Table, tag: str, zone: str) -> Table:
@@ -125,108 +116,39 @@ def attach_to_minion(
     )
 
 
-def leave_play(table: Table, catalogue: Catalogue, tag: str) -> tuple[Table, Left]:
-    """The card with ``tag`` leaves play (destroyed, or discarded by an ability).
-
-    A minion takes its attachments and counters with it. A destroyed monster owes its
-    treasure number in treasure draws to whoever destroyed it (the caller decides who).
-    """
-    for base in table.bases:
-        if base.tag == tag:
-            raise IllegalPlayError(f"base {tag} cannot be destroyed; score it or replace it")
-        for action in base.attached:
-            if action.tag == tag:
-                kept = tuple(a for a in base.attached if a.tag != tag)
-                return table.with_base(replace(base, attached=kept)), Left(tag, action.card)
-        for minion in base.minions:
-            for action in minion.attached:
-                if action.tag == tag:
-                    updated = replace(
-                        minion, attached=tuple(a for a in minion.attached if a.tag != tag)
-                    )
-                    minions = tuple(updated if m.tag == minion.tag else m for m in base.minions)
-                    return table.with_base(replace(base, minions=minions)), Left(tag, action.card)
-            if minion.tag == tag:
-                return _minion_leaves(table, catalogue, base, minion)
-    raise IllegalPlayError(f"card {tag} is not in play")
-
-
-def _minion_leaves(
-    table: Table, catalogue: Catalogue, base: Base, minion: Minion
-) -> tuple[Table, Left]:
-    # Abilities that trigger on leaving read the table as it was while the minion was there.
-    before = table
-    card = catalogue[minion.card]
-    table = table.with_base(
-        replace(base, minions=tuple(m for m in base.minions if m.tag != minion.tag))
-    )
-    table = table.without_temporaries_on({minion.tag})
-    leaving = (minion.tag,)
-    table = _vp_trigger_on(before, table, catalogue, base, minion, leaving, "leave")
-    table = _vp_trigger_on(before, table, catalogue, base, minion, leaving, "minion-leaves-here")
-    draws = (card.treasures or 0) if card.is_monster else 0
-    return table, Left(minion.tag, minion.card, draws, tuple(a.tag for a in minion.attached))
-
-
-def _vp_trigger(
-    table: Table,
-    catalogue: Catalogue,
-    card_id: str,
-    tag: str,
-    zone: str,
-    controller: str | None,
-    owner: str | None,
-    on: str,
-) -> Table:
-    card = catalogue[card_id]
-    for index, effect in enumerate(card.effects):
-        if isinstance(effect, VpEffect) and effect.on == on:
-            source = Source(card, index, effect, controller, zone, tag)
-            if not active(table, catalogue, source, effect.when):
-                continue
-            player = owner if effect.who == "owner" else controller
-            if player is not None:
-                table = table.add_vp(player, effect.amount)
-    return table
-
-
-def _vp_trigger_on(
-    before: Table,
-    table: Table,
-    catalogue: Catalogue,
-    base: Base,
-    minion: Minion,
-    leaving: tuple[str],
-    on: str,
-) -> Table:
-    """VP triggered by ``minion`` leaving ``base``: ``leave`` effects of the minion itself,
-    ``minion-leaves-here`` effects of the base and the other cards there."""
-    for source in base_sources(base, catalogue):
-        effect = source.effect
-        if not isinstance(effect, VpEffect) or effect.on != on:
-            continue
-        if (source.tag in leaving) != (on == "leave"):
-            continue
-        if not matches(before, catalogue, minion, effect.filter):
-            continue
-        if not active(before, catalogue, source, effect.when):
-            continue
-        player = minion.owner if effect.who == "owner" else source.controller
-        if player is not None:
-            table = table.add_vp(player, effect.amount)
-    return table
-
-
 def add_counters(table: Table, tag: str, delta: int) -> Table:
-    """Add (or remove, with a negative delta) +1 power counters; never fewer than 0."""
+    """Add (or remove, with a negative delta) +1 power counters on a minion, or on an action
+    on a base (Summon Wolves); never fewer than 0."""
     found = table.locate(tag)
     if found is None:
-        raise IllegalPlayError(f"minion {tag} is not in play")
+        return _action_counters(table, tag, delta)
     base, minion = found
     updated = replace(minion, counters=max(0, minion.counters + delta))
     return table.with_base(
         replace(base, minions=tuple(updated if m.tag == tag else m for m in base.minions))
     )
+
+
+def _action_counters(table: Table, tag: str, delta: int) -> Table:
+    for base in table.bases:
+        for action in base.attached:
+            if action.tag == tag:
+                updated = replace(action, counters=max(0, action.counters + delta))
+                attached = tuple(updated if a.tag == tag else a for a in base.attached)
+                return table.with_base(replace(base, attached=attached))
+    raise IllegalPlayError(f"minion {tag} is not in play")
+
+
+def lend(table: Table, tag: str, player: str) -> Table:
+    """``player`` takes control of ``tag`` until the end of this turn (Charm): then it goes
+    back to whoever controlled it before."""
+    found = table.locate(tag)
+    if found is None:
+        raise IllegalPlayError(f"minion {tag} is not in play")
+    previous = next((loan.previous for loan in table.loans if loan.tag == tag), found[1].controller)
+    loans = tuple(loan for loan in table.loans if loan.tag != tag)
+    table = replace(table, loans=(*loans, Loan(tag, previous, table.turn)))
+    return set_control(table, tag, player)
 
 
 def set_control(table: Table, tag: str, player: str | None) -> Table:
@@ -273,8 +195,12 @@ def award(table: Table, catalogue: Catalogue) -> tuple[Table, ScoringResult]:
         raise IllegalPlayError("no base has been chosen to score")
     zone = table.scoring
     result = score_base(table, catalogue, zone)
+    before = table
     for placing in result.ranking:
         table = table.add_vp(placing.player, placing.vp)
+    base = table.base_at(zone)
+    assert base is not None
+    table = leaving_vp(before, table, catalogue, [(base, m) for m in base.minions], SCORED)
     table, _ = release_buried(table, zone)
     table = table.without_base(zone)
     return replace(table, scoring=None), result
@@ -295,10 +221,14 @@ def release_buried(table: Table, zone: str) -> tuple[Table, tuple[Buried, ...]]:
 
 
 def end_turn(table: Table) -> Table:
-    """End the current turn: one-turn effects expire, the game-end check runs, and the
-    next seat clockwise starts (unless the game is over)."""
+    """End the current turn: one-turn effects expire, control taken for the turn goes back,
+    the game-end check runs, and the next seat clockwise starts (unless the game is over)."""
     kept = tuple(t for t in table.temporaries if t.expires_after_turn > table.turn)
     table = replace(table, temporaries=kept)
+    for loan in table.loans:
+        if loan.expires_after_turn <= table.turn and table.locate(loan.tag) is not None:
+            table = set_control(table, loan.tag, loan.previous)
+    table = replace(table, loans=tuple(t for t in table.loans if t.expires_after_turn > table.turn))
     winners = game_winners(table)
     if winners:
         return replace(table, winners=winners)

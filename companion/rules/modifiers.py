@@ -1,8 +1,7 @@
 """What the effects in play add up to, and how one effect adds to it.
 
 Hooks (named computations for abilities the vocabulary cannot say) are looked up in the
-registry passed in, so this module needs none of them: a hook that cancels another card's
-abilities hands the same registry back to :func:`cancel_abilities`.
+registry passed in, so this module needs none of them.
 """
 
 from __future__ import annotations
@@ -31,39 +30,14 @@ class Modifiers:
     breakpoint: defaultdict[str, int] = field(default_factory=lambda: defaultdict(int))
     player: defaultdict[tuple[str, str], int] = field(default_factory=lambda: defaultdict(int))
     not_counted: set[str] = field(default_factory=set)
+    #: printed breakpoints reset by an effect, by zone (the lowest reset wins)
+    reset: dict[str, int] = field(default_factory=dict)
 
 
 Hook = Callable[[Table, Catalogue, Source, Modifiers, "Hooks"], None]
-"""A hook adds to the modifiers; it gets the registry to pass on to :func:`cancel_abilities`."""
+"""A hook adds to the modifiers; it gets the registry to hand on to any hook it calls."""
 
 Hooks = Mapping[str, Hook]
-
-
-def cancel_abilities(
-    table: Table,
-    catalogue: Catalogue,
-    card_id: str,
-    zone: str,
-    tag: str | None,
-    controller: str | None,
-    mods: Modifiers,
-    hooks: Hooks,
-) -> None:
-    """Take back what one card's own ongoing effects add (its abilities are cancelled).
-    One-turn effects already given are not taken back."""
-    card = catalogue[card_id]
-    cancelled = Modifiers()
-    for index, effect in enumerate(card.effects):
-        if getattr(effect, "duration", "ongoing") == "turn":
-            continue
-        source = Source(card, index, effect, controller, zone, tag)
-        apply_effect(table, catalogue, source, cancelled, hooks)
-    for minion_tag, amount in cancelled.minion.items():
-        mods.minion[minion_tag] -= amount
-    for base_zone, amount in cancelled.breakpoint.items():
-        mods.breakpoint[base_zone] -= amount
-    for key, amount in cancelled.player.items():
-        mods.player[key] -= amount
 
 
 def apply_effect(
@@ -81,6 +55,10 @@ def apply_effect(
     if not isinstance(effect, PowerEffect | BreakpointEffect | PlayerPowerEffect):
         return  # scoring, treasure and VP effects act when a base scores or a card moves
     if not active(table, catalogue, source, effect.when):
+        return
+    if isinstance(effect, BreakpointEffect) and effect.reset is not None:
+        if source.zone is not None:
+            mods.reset[source.zone] = min(effect.reset, mods.reset.get(source.zone, effect.reset))
         return
     amount = effect.amount * multiplier(table, catalogue, source, effect.per)
     if isinstance(effect, PowerEffect):

@@ -10,7 +10,6 @@ from companion.catalogue.cards import Catalogue
 from companion.rules.hooks import HOOKS
 from companion.rules.modifiers import Modifiers
 from companion.rules.modifiers import apply_effect as apply_effect
-from companion.rules.modifiers import cancel_abilities as cancel_abilities
 from companion.rules.sources import sources
 from companion.rules.table import Table
 
@@ -69,8 +68,8 @@ def evaluate(table: Table, catalogue: Catalogue) -> TableView:
     Minion power is printed power plus counters plus modifiers, never below 0. A player's
     power at a base is the sum of the counted powers of the minions they control there
     (controlled monsters included) plus power not on a minion, never below 0. The breakpoint
-    is the printed one plus the power of uncontrolled counted monsters plus modifiers, never
-    below 0.
+    is the printed one (or the value an effect reset it to) plus the power of uncontrolled
+    counted monsters plus modifiers, never below 0.
     """
     mods = collect(table, catalogue)
     views = []
@@ -96,7 +95,8 @@ def evaluate(table: Table, catalogue: Catalogue) -> TableView:
                 power[player] += extra
         power = {player: max(0, value) for player, value in power.items()}
         printed = card.breakpoint or 0
-        breakpoint = max(0, printed + monsters + mods.breakpoint.get(base.zone, 0))
+        start = mods.reset.get(base.zone, printed)
+        breakpoint = max(0, start + monsters + mods.breakpoint.get(base.zone, 0))
         views.append(
             BaseView(
                 zone=base.zone,

@@ -115,14 +115,18 @@ def score_base(
     order = clockwise_from(table.players, table.current)
     ranking = rank(base_view.power, eligible_players(base_view), card.vp or (0, 0, 0), order)
     # Scoring abilities sit on the base and its cards (one-turn effects only change power).
-    here = list(base_sources(base, catalogue))
+    here = list(base_sources(table, base, catalogue))
     ranking = _apply_score_effects(table, catalogue, base_view, ranking, here)
     treasures = sum(
         catalogue[m.card].treasures or 0 for m in base.minions if _monster(catalogue, m.card)
     )
     for source in here:
         effect = source.effect
-        if isinstance(effect, TreasureEffect) and active(table, catalogue, source, effect.when):
+        if (
+            isinstance(effect, TreasureEffect)
+            and effect.on == "base-scored"
+            and active(table, catalogue, source, effect.when)
+        ):
             treasures += effect.amount * multiplier(table, catalogue, source, effect.per)
     treasures = max(0, treasures)
     draft = treasure_draft(base_view.power, base_view.present, treasures, order)

@@ -9,6 +9,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 
+from companion.errors import CompanionError
+
+
+class IllegalPlayError(CompanionError, ValueError):
+    """The operation contradicts the table (e.g. the card is already somewhere else)."""
+
 
 @dataclass(frozen=True, slots=True)
 class Attached:
@@ -18,6 +24,8 @@ class Attached:
     card: str
     controller: str | None
     owner: str | None = None
+    #: +1 power counters on the action itself (Summon Wolves collects them)
+    counters: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,9 +72,12 @@ class Base:
 
 @dataclass(frozen=True, slots=True)
 class Temporary:
-    """An effect of a card that is no longer in play, active until a turn ends (e.g. a
-    standard action giving a chosen minion +4 this turn). It acts like an attachment to
-    ``bearer`` (a minion tag) or ``zone`` (a base), or to nothing for player-wide effects."""
+    """An effect that resolved and lasts until a turn ends (e.g. a standard action giving a
+    chosen minion +4 this turn). It acts like an attachment to ``bearer`` (a minion tag: it
+    follows the minion when it moves and ends when it leaves play) or to ``zone`` (a base).
+
+    A one-turn power effect over many minions is kept as one Temporary per minion it reached
+    when it resolved, each with the ``amount`` it gives that minion."""
 
     card: str
     effect: int
@@ -74,6 +85,16 @@ class Temporary:
     expires_after_turn: int
     zone: str | None = None
     bearer: str | None = None
+    amount: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Loan:
+    """Control taken until a turn ends (Charm): ``tag`` goes back to ``previous`` then."""
+
+    tag: str
+    previous: str | None
+    expires_after_turn: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,6 +115,8 @@ class Table:
     scoring: str | None = None
     #: set once the game is over; more than one name is a shared win
     winners: tuple[str, ...] = ()
+    #: control that goes back when a turn ends
+    loans: tuple[Loan, ...] = ()
 
     def __post_init__(self) -> None:
         if not self.vp:

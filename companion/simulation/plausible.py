@@ -173,7 +173,7 @@ class _Table:
             by_type.setdefault(catalogue[card_id].type, []).append(uid)
         #: the shared decks (bases, monsters, treasures), each card of the kind once
         self.kinds = {kind: sorted(by_type.get(kind, [])) for kind in SHARED_DECKS}
-        self.piles = {kind: self._shuffled(self.kinds[kind]) for kind in SHARED_DECKS}
+        self.piles = {kind: self.shuffled(self.kinds[kind]) for kind in SHARED_DECKS}
         self.decks: dict[str, list[str]] = {}
         self.hands: dict[str, list[str]] = {}
         self.owned: dict[str, list[str]] = {}
@@ -181,11 +181,11 @@ class _Table:
             self.owned[player] = sorted(
                 u for u, c in tags.items() if catalogue[c].faction in factions
             )
-            self.decks[player] = self._shuffled(self.owned[player])
+            self.decks[player] = self.shuffled(self.owned[player])
             self.hands[player] = []
             self.draw(player, 5, None)
 
-    def _shuffled(self, items: list[str]) -> list[str]:
+    def shuffled(self, items: list[str]) -> list[str]:
         items = sorted(items)
         self.rng.shuffle(items)
         return items
@@ -200,7 +200,7 @@ class _Table:
                 gone = [
                     u for u in self.owned[player] if u not in hand and where_is(table, u) is None
                 ]
-                deck.extend(self._shuffled(gone))
+                deck.extend(self.shuffled(gone))
             if deck:
                 self.hands[player].append(deck.pop())
 
@@ -212,7 +212,7 @@ class _Table:
         if not pile:
             held = {uid for hand in self.hands.values() for uid in hand}
             gone = [u for u in self.kinds[kind] if u not in held and where_is(table, u) is None]
-            pile.extend(self._shuffled(gone))
+            pile.extend(self.shuffled(gone))
         return pile.pop() if pile else None
 
 

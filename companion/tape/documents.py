@@ -8,7 +8,7 @@ checks every place that builds or reads them. Keys are added, never changed.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Literal, Required, TypeAlias, TypedDict, cast
+from typing import Any, Literal, NotRequired, Required, TypeAlias, TypedDict, cast
 
 JSON: TypeAlias = "None | bool | int | float | str | list[JSON] | dict[str, JSON]"
 """Any JSON value (what a tape line's field holds before a handler checks it)."""
@@ -47,6 +47,7 @@ Line = TypedDict(
         "roll": int,
         "zones": list[str],
         "rebind": bool,
+        "until": str,
     },
     total=False,
 )
@@ -146,6 +147,8 @@ class AttachedDocument(TypedDict):
     tag: str
     card: str
     controller: str | None
+    #: +1 power counters on the action itself (Summon Wolves), only when it has some
+    counters: NotRequired[int]
 
 
 class MinionDocument(TypedDict):

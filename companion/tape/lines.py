@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Container, Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from companion.catalogue.cards import Catalogue
-from companion.errors import TapeError
+from companion.catalogue.printings import check as check_printings
+from companion.errors import CatalogueError, TapeError
 
 GAMES = ("smashup", "munchkin-cthulhu")
 
@@ -33,13 +34,16 @@ class Header:
     factions: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     tags: Mapping[str, TagBinding] = field(default_factory=dict)
     sex: Mapping[str, str] = field(default_factory=dict)
-    #: the header exactly as read (exports write it back unchanged)
+    #: the raw header exactly as read (exports write it back unchanged)
     raw: Mapping[str, Any] = field(default_factory=dict, compare=False)
+    #: the printing each set's cards are played in (set id -> ``first`` | ``current``;
+    #: a set not named plays the catalogue's own text, with its errata)
+    printings: Mapping[str, str] = field(default_factory=dict)
 
     def with_binding(self, uid: str, binding: TagBinding) -> Header:
         tags = dict(self.tags)
         tags[uid] = binding
-        return Header(self.game, self.players, self.zones, self.factions, tags, self.sex, self.raw)
+        return replace(self, tags=tags)
 
 
 def parse_header(raw: Any, catalogue: Catalogue, line: int = 1) -> Header:
@@ -73,6 +77,13 @@ def parse_header(raw: Any, catalogue: Catalogue, line: int = 1) -> Header:
     sex = raw.get("sex", {})
     if not isinstance(sex, dict) or not all(p in players for p in sex):
         raise TapeError('"sex" must map player names to "female" or "male"', line)
+    printings = raw.get("printings", {})
+    if not isinstance(printings, dict) or not all(isinstance(v, str) for v in printings.values()):
+        raise TapeError('"printings" must map set ids to a printing name', line)
+    try:
+        check_printings(catalogue, printings)
+    except CatalogueError as exc:
+        raise TapeError(f'"printings": {exc}', line) from None
     return Header(
         game=game,
         players=tuple(players),
@@ -81,6 +92,7 @@ def parse_header(raw: Any, catalogue: Catalogue, line: int = 1) -> Header:
         tags=tags,
         sex=dict(sex),
         raw=raw,
+        printings=dict(printings),
     )
 
 

@@ -37,6 +37,7 @@ PromptKind = Literal[
     "duel",
     "move",
     "choose-zone",
+    "control",
 ]
 
 

@@ -9,7 +9,7 @@ counter. ``move-counters`` prompts (from, to) pairs. Inputs: ``counter`` (``tag`
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from companion.catalogue.cards import Card, Catalogue
 from companion.catalogue.effect_terms import Filter, Scope
@@ -22,36 +22,27 @@ from companion.rules.sources import Source, active, in_scope, matches
 from companion.rules.table import Minion
 from companion.tape.documents import Line
 from companion.tape.prompts import Option
-from companion.tracker.burying import bury_effects, grant
+from companion.tracker import one_turn
 from companion.tracker.common import ask, card_label, event, merge, need, note
 from companion.tracker.state import Outcome, Rejected, TrackerState
+from companion.tracker.trigger import Trigger as Trigger
+from companion.tracker.trigger import cancelled
 
 HERE_SCOPES = {Scope.HERE, Scope.OTHER_HERE, Scope.MINE_HERE, Scope.OTHER_MINE_HERE}
 
 
-@dataclass(frozen=True, slots=True)
-class Trigger:
-    """What happened, relative to one card whose ability it triggers."""
-
-    card: Card
-    tag: str | None
-    controller: str | None
-    zone: str | None
-    bearer: str | None = None
-    played: str | None = None  #: the minion just played (minion-played-here)
-    duelist: str | None = None
-    winners: tuple[str, ...] = ()  #: players who won the scored base
-
-
 def fire(state: TrackerState, trigger: Trigger, on: str, catalogue: Catalogue) -> Outcome:
-    """Every counters and move-counters effect of ``trigger.card`` with trigger ``on``."""
+    """Every counters and move-counters effect of ``trigger.card`` with trigger ``on``, then
+    its triggered one-turn effects; nothing if its abilities are cancelled."""
+    if cancelled(state.table, trigger, catalogue):
+        return Outcome(state)
     outcome = Outcome(state)
     for index, effect in enumerate(trigger.card.effects):
         if isinstance(effect, CountersEffect) and effect.on == on:
             outcome = merge(outcome, _counters(outcome.state, trigger, index, effect, catalogue))
         elif isinstance(effect, MoveCountersEffect) and effect.on == on:
             outcome = merge(outcome, _move_prompt(outcome.state, trigger, effect, catalogue))
-    return outcome
+    return merge(outcome, one_turn.fire(outcome.state, trigger, on, catalogue))
 
 
 def _counters(
@@ -77,6 +68,8 @@ def _counters(
         owed[trigger.controller] = owed.get(trigger.controller, 0) + effect.amount
         text = f"{trigger.card.name}: the next minion {trigger.controller} plays gets a counter"
         return Outcome(replace(state, next_minion=tuple(owed.items())), (note(text),), True)
+    if effect.target == "self" and trigger.tag is not None and table.locate(trigger.tag) is None:
+        return place(state, {trigger.tag: effect.amount}, trigger.card.name)  # on an action
     chosen = _targets(state, trigger, source, effect, cat)
     if effect.target == "choose" or effect.may or effect.count == 0:
         return _prompt(state, trigger, effect, chosen, cat)
@@ -165,11 +158,12 @@ def _move_prompt(
 
 
 def place(state: TrackerState, deltas: dict[str, int], why: str) -> Outcome:
-    """Put (or take off) counters on minions in play at once, with an event each."""
+    """Put (or take off) counters on minions (or actions on bases) in play at once, with an
+    event each."""
     table = state.table
     events = []
     for tag, delta in deltas.items():
-        if delta == 0 or table.locate(tag) is None:
+        if delta == 0 or rules.where_is(table, tag) is None:
             continue
         table = rules.add_counters(table, tag, delta)
         events.append(event("counters", tag=tag, delta=delta, text=f"{why}: {delta:+d} counter"))
@@ -205,15 +199,6 @@ def played(
             continue  # "each minion you play there"
         outcome = merge(outcome, fire(outcome.state, trigger, "minion-played-here", catalogue))
     return outcome
-
-
-def destroyed(state: TrackerState, gone: Minion, zone: str, catalogue: Catalogue) -> Outcome:
-    """A minion left play destroyed: its own ``leave`` abilities, ``minion-destroyed``
-    abilities of cards in play (``opponents``: only another player's minion; a here-scope:
-    only at their base; ``filter`` on the minion), and Shogun-like ``other-mine-discarded``."""
-    card = catalogue[gone.card]
-    outcome = fire(state, Trigger(card, None, gone.controller, zone), "leave", catalogue)
-    return merge(outcome, discarded(outcome.state, [(gone, zone)], catalogue, destroyed=True))
 
 
 def discarded(
@@ -287,42 +272,3 @@ def move_input(state: TrackerState, line: Line, catalogue: Catalogue) -> Outcome
         raise Rejected(str(exc)) from None
     moved = event("counters-moved", origin=origin, target=target, count=count)
     return Outcome(replace(state, table=table), (moved,), True)
-
-
-def talent_input(state: TrackerState, line: Line, catalogue: Catalogue) -> Outcome:
-    """The controller uses a minion's Talent: its talent abilities act (counters, burying)."""
-    tag = str(need(line, "tag", str, "the tag of the minion using its Talent")).upper()
-    found = state.table.locate(tag)
-    if found is None:
-        raise Rejected(f"{tag} is not a minion in play")
-    base, minion = found
-    card = catalogue[minion.card]
-    key = f"talent:{tag}"
-    used = Outcome(replace(state, used=state.used | {key}), (event("talent", tag=tag),), True)
-    if key in state.used:
-        used = merge(used, Outcome(used.state, (note(f"{card.name} already used its Talent"),)))
-    trigger = Trigger(card, tag, minion.controller, base.zone)
-    outcome = merge(used, fire(used.state, trigger, "talent", catalogue))
-    for effect in bury_effects(card):
-        if effect.on == "talent" and minion.controller is not None:
-            outcome = merge(
-                outcome, grant(outcome.state, effect, minion.controller, base.zone, card, catalogue)
-            )
-    return outcome
-
-
-def start_of_turn(state: TrackerState, catalogue: Catalogue) -> Outcome:
-    """The new current player's start-of-turn counters (Berserum on its bearer)."""
-    player = state.table.current_player
-    outcome = Outcome(state)
-    for base, minion in list(state.table.minions()):
-        for action in minion.attached:
-            if action.controller == player:
-                trigger = Trigger(
-                    catalogue[action.card], action.tag, player, base.zone, bearer=minion.tag
-                )
-                outcome = merge(outcome, fire(outcome.state, trigger, "start-of-turn", catalogue))
-        if minion.controller == player:
-            trigger = Trigger(catalogue[minion.card], minion.tag, player, base.zone)
-            outcome = merge(outcome, fire(outcome.state, trigger, "start-of-turn", catalogue))
-    return outcome

@@ -118,7 +118,14 @@ def _minion(minion: Minion, base_view: BaseView) -> MinionDocument:
 
 
 def _attached(action: Attached) -> AttachedDocument:
-    return {"tag": action.tag, "card": action.card, "controller": action.controller}
+    document: AttachedDocument = {
+        "tag": action.tag,
+        "card": action.card,
+        "controller": action.controller,
+    }
+    if action.counters:
+        document["counters"] = action.counters
+    return document
 
 
 def _duel(state: TrackerState, view: TableView) -> DuelDocument | None:

@@ -7,6 +7,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from companion.catalogue.cards import Catalogue
+from companion.catalogue.printings import printed
 from companion.cthulhu import tracker as cthulhu
 from companion.errors import TapeError
 from companion.tape.documents import Event, Line, as_line
@@ -30,7 +31,8 @@ class Game:
     changed the game (tag bindings made since are kept: they are not game events)."""
 
     def __init__(self, header: Header, catalogue: Catalogue) -> None:
-        self.catalogue = catalogue
+        #: the cards as this table's printings say (the header chose them)
+        self.catalogue = printed(catalogue, header.printings)
         self.cthulhu = header.game == "munchkin-cthulhu"
         if self.cthulhu:
             self.state: Any = cthulhu.new_state(header)

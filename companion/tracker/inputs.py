@@ -8,11 +8,13 @@ from dataclasses import replace
 from companion.catalogue.cards import Catalogue
 from companion.errors import CompanionError
 from companion.rules import game as rules
-from companion.rules.table import Table, Temporary
+from companion.rules.abilities import status
+from companion.rules.one_turn import resolve
+from companion.rules.table import Table
 from companion.tape.documents import Event, Line
 from companion.tape.lines import TagBinding
 from companion.tape.prompts import DISMISS, Option
-from companion.tracker import abilities, burying, counters, duels
+from companion.tracker import abilities, burying, counters, duels, moments
 from companion.tracker.common import (
     ask,
     binding,
@@ -60,6 +62,7 @@ def award(state: TrackerState, line: Line, catalogue: Catalogue) -> Outcome:
     zone = state.table.scoring
     scored = state.table.base_at(zone) if zone is not None else None
     gone = scored.buried if scored is not None else ()
+    silenced = status(state.table, catalogue).cancelled
     mummies = [
         (m.tag, m.controller)
         for m in (scored.minions if scored is not None else ())
@@ -101,6 +104,7 @@ def award(state: TrackerState, line: Line, catalogue: Catalogue) -> Outcome:
     golem = counters.Trigger(catalogue[scored.card], scored.tag, None, zone, winners=winners)
     outcome = merge(outcome, counters.fire(outcome.state, golem, "base-scored", catalogue))
     left = [(m, zone) for m in scored.minions]
+    outcome = merge(outcome, moments.went_to_discard(outcome.state, left, silenced, catalogue))
     return merge(outcome, counters.discarded(outcome.state, left, catalogue, destroyed=False))
 
 
@@ -157,7 +161,7 @@ def end_turn(state: TrackerState, line: Line, catalogue: Catalogue) -> Outcome:
         events.append(event("game-over", winners=list(table.winners)))
         return _changed(updated, *events)
     outcome = merge(_changed(updated, *events), burying.start_of_turn(updated, catalogue))
-    return merge(outcome, counters.start_of_turn(outcome.state, catalogue))
+    return merge(outcome, moments.start_of_turn(outcome.state, catalogue))
 
 
 def control(state: TrackerState, line: Line, catalogue: Catalogue) -> Outcome:
@@ -172,7 +176,14 @@ def control(state: TrackerState, line: Line, catalogue: Catalogue) -> Outcome:
         raise Rejected(f"{tag} is not a minion in play")
     if player is None and not catalogue[found[1].card].is_monster:
         raise Rejected("only a monster can be released (null); give the minion to a player")
-    table = _rules(lambda: rules.set_control(state.table, tag, player))
+    until = line.get("until")
+    if until not in (None, "end-of-turn") or (until is not None and player is None):
+        raise Rejected('"until" is "end-of-turn" (control taken for this turn), with a player')
+    if until is not None:
+        assert player is not None
+        table = _rules(lambda: rules.lend(state.table, tag, player))
+    else:
+        table = _rules(lambda: rules.set_control(state.table, tag, player))
     return _changed(replace(state, table=table), event("control", tag=tag, player=player))
 
 
@@ -267,8 +278,8 @@ def target(state: TrackerState, line: Line, catalogue: Catalogue) -> Outcome:
         raise Rejected(f"{card} has no effect {index}")
     if state.table.locate(minion) is None:
         raise Rejected(f"{minion} is not a minion in play")
-    temporary = Temporary(card, index, player, state.table.turn, bearer=minion)
-    table = rules.add_temporary(state.table, temporary)
+    zone = rules.where_is(state.table, minion)
+    table = resolve(state.table, catalogue, catalogue[card], index, player, zone, bearer=minion)
     return _changed(replace(state, table=table), event("targeted", card=card, target=minion))
 
 
@@ -324,7 +335,7 @@ HANDLERS: dict[str, Handler] = {
     "dealt": dealt,
     "counter": counters.counter_input,
     "move-counters": counters.move_input,
-    "talent": counters.talent_input,
+    "talent": moments.talent_input,
     "duel": duels.open_input,
     "dueling-card": dueling_card,
     "resolve-duel": resolve_duel,

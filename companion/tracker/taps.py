@@ -5,12 +5,14 @@ from __future__ import annotations
 from dataclasses import replace
 
 from companion.catalogue.cards import Card, Catalogue
+from companion.catalogue.effects import one_turn
 from companion.rules import game as rules
-from companion.rules.table import Temporary
+from companion.rules.abilities import status
+from companion.rules.one_turn import aims_at_one_minion, resolve
 from companion.tape.documents import Event
 from companion.tape.lines import TagBinding
 from companion.tape.prompts import DISMISS, Option
-from companion.tracker import abilities, burying, counters, duels
+from companion.tracker import abilities, burying, duels, moments
 from companion.tracker.common import (
     ask,
     binding,
@@ -22,14 +24,8 @@ from companion.tracker.common import (
     owner_candidates,
     place_name,
 )
-from companion.tracker.state import (
-    Deal,
-    Outcome,
-    PendingAttach,
-    Rejected,
-    TrackerState,
-    TreasureDraw,
-)
+from companion.tracker.one_turn import owe_treasures
+from companion.tracker.state import Outcome, PendingAttach, Rejected, TrackerState
 
 
 def tap(state: TrackerState, uid: str, zone: str, catalogue: Catalogue) -> Outcome:
@@ -157,7 +153,9 @@ def _base(state: TrackerState, uid: str, zone: str, card: Card) -> Outcome:
     table = rules.enter_base(state.table, zone, card.id, uid)
     events = [event("base-entered", zone=zone, card=card.id, tag=uid, text=f"{card.name} entered")]
     monsters = card.monster_number or 0
-    if card.set == "munchkin" and card.monster_number is None:
+    if card.monsters_per_player:
+        monsters = len(state.header.players)
+    elif card.set == "munchkin" and card.monster_number is None:
         events.append(note(f"{card.name}'s monster number is unknown: tap its monsters anyway"))
     updated = replace(state, table=table).with_setup(zone, monsters)
     if monsters:
@@ -270,33 +268,41 @@ def _one_turn_effects(
     events: tuple[Event, ...],
     catalogue: Catalogue,
 ) -> Outcome:
-    """A standard action's until-end-of-turn effects: kept as temporaries; the ones aimed at
-    one minion ask which (the table cannot see a choice made in words)."""
+    """A standard action's one-turn effects resolve: the ones over a scope bind to what they
+    reach now, the ones aimed at one minion ask which (the table cannot see a choice made in
+    words), the ones on a base stay with the base it was tapped at."""
     outcome = Outcome(state, events, True)
     for index, effect in enumerate(card.effects):
-        if getattr(effect, "duration", "ongoing") != "turn" or index == duels.boost_index(card):
+        if not one_turn(effect) or getattr(effect, "on", None) is not None:
+            continue  # ongoing, or resolved by its own trigger
+        if index == duels.boost_index(card):
             continue  # a duel's boost goes to its winner when the duel resolves
-        if getattr(effect, "scope", None) == "bearer":
-            options = [
-                Option(
-                    card_label(outcome.state, catalogue, m.tag, where=True),
-                    {
-                        "input": "target",
-                        "card": card.id,
-                        "effect": index,
-                        "target": m.tag,
-                        "player": controller,
-                    },
-                )
-                for b, m in outcome.state.table.minions()
-            ]
-            text = f"Which minion does {card.name} affect?"
-            outcome = merge(outcome, ask(outcome.state, "choose-target", text, options, tag=uid))
+        if aims_at_one_minion(effect):
+            prompt = _target_prompt(outcome.state, uid, card, index, controller, catalogue)
+            outcome = merge(outcome, prompt)
             continue
-        temporary = Temporary(card.id, index, controller, outcome.state.table.turn, zone=zone)
-        table = rules.add_temporary(outcome.state.table, temporary)
+        table = resolve(outcome.state.table, catalogue, card, index, controller, zone)
         outcome = Outcome(replace(outcome.state, table=table), outcome.events, True)
-    return outcome
+    return merge(outcome, abilities.control_prompt(outcome.state, card, controller, catalogue))
+
+
+def _target_prompt(
+    state: TrackerState, uid: str, card: Card, index: int, controller: str, catalogue: Catalogue
+) -> Outcome:
+    options = [
+        Option(
+            card_label(state, catalogue, m.tag, where=True),
+            {
+                "input": "target",
+                "card": card.id,
+                "effect": index,
+                "target": m.tag,
+                "player": controller,
+            },
+        )
+        for b, m in state.table.minions()
+    ]
+    return ask(state, "choose-target", f"Which minion does {card.name} affect?", options, tag=uid)
 
 
 def _count_play(
@@ -358,22 +364,15 @@ def discard(state: TrackerState, uid: str, card: Card, catalogue: Catalogue) -> 
         return ask(state, "not-in-play", text, [], tag=uid, zone="discard")
     zone = rules.where_is(table, uid)
     found = table.locate(uid)
+    silenced = status(table, catalogue).cancelled
     table, left = rules.leave_play(table, catalogue, uid)
-    updated = replace(state, table=table)
-    events = [event("left", tag=uid, card=card.id, zone=zone, text=f"{card.name} left play")]
+    events = (event("left", tag=uid, card=card.id, zone=zone, text=f"{card.name} left play"),)
+    outcome = Outcome(replace(state, table=table), events, True)
     if left.treasure_draws > 0:
-        player = table.current_player
-        draw = TreasureDraw(player, left.treasure_draws, card.id)
-        deal = Deal("draw", card.id, (player,) * left.treasure_draws, turn=table.turn)
-        updated = replace(
-            updated,
-            treasure_draws=(*updated.treasure_draws, draw),
-            deals=updated.deals if table.winners else (*updated.deals, deal),
-        )
-        events.append(
-            event("treasure-draw", player=player, count=left.treasure_draws, card=card.id)
-        )
-    outcome = Outcome(updated, tuple(events), True)
+        drawn = owe_treasures(outcome.state, table.current_player, left.treasure_draws, card.id)
+        outcome = merge(outcome, drawn)
     if found is not None and zone is not None:
-        outcome = merge(outcome, counters.destroyed(updated, found[1], zone, catalogue))
+        outcome = merge(
+            outcome, moments.destroyed(outcome.state, found[1], zone, silenced, catalogue)
+        )
     return outcome

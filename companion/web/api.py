@@ -8,6 +8,7 @@ from flask import Blueprint, Response, jsonify, request
 
 from companion.catalogue.cards import CARD_TYPES, CTHULHU, Card, slug
 from companion.catalogue.cthulhu import MCCard
+from companion.catalogue.printings import offered
 from companion.web.errors import BadRequest
 from companion.web.openapi import spec
 from companion.web.table import table
@@ -75,8 +76,14 @@ def cards() -> Response:
 
 @bp.get("/factions")
 def factions() -> Response:
+    """The factions, and the printings each set offers (the first is the default)."""
     catalogue = table().service.catalogue
     return jsonify(
+        printings={
+            set_id: {"name": catalogue.sets[set_id].name, "printings": list(names)}
+            for set_id, names in offered(catalogue).items()
+            if len(names) > 1
+        },
         factions=[
             {
                 "id": f.id,
@@ -86,7 +93,7 @@ def factions() -> Response:
                 "bases": list(f.bases),
             }
             for f in catalogue.factions.values()
-        ]
+        ],
     )
 
 

@@ -112,13 +112,16 @@ def _game_paths() -> dict[str, Any]:
     """The catalogue, games and statistics."""
     return {
         "/api/cards": {"get": _op("Card summaries", query=("set", "faction", "type"))},
-        "/api/factions": {"get": _op("Factions with their sets and bases")},
+        "/api/factions": {
+            "get": _op("Factions with their sets and bases, and the printings each set offers")
+        },
         "/api/games": {
             "get": _op("Past and current games, newest first"),
             "post": _op(
                 "Start a new game on this table: 2-4 players, two factions each; a player with "
-                '"guest": true plays without a league name',
-                body=_props(("players",), players="array", zones="integer"),
+                '"guest": true plays without a league name; "printings" chooses a printing '
+                'per set ({"munchkin": "current"}; errata by default)',
+                body=_props(("players",), players="array", zones="integer", printings="object"),
                 ok="201",
                 post=True,
             ),

@@ -8,6 +8,9 @@ from typing import Any
 from flask import Blueprint, Response, jsonify, render_template
 
 from companion.catalogue.cards import CTHULHU, Catalogue
+from companion.catalogue.printings import DEFAULT
+from companion.catalogue.printings import check as check_printings
+from companion.errors import CatalogueError
 from companion.storage.session import LiveGame
 from companion.storage.store import EventStore
 from companion.table.games import game_header, simulated_tags
@@ -55,6 +58,9 @@ def new_game() -> tuple[Response, int]:
     players, colours = parse_players(entries, catalogue)
     zones = choose_zones(maybe(body, "zones", int), running.service.readers)
     header = new_header(players, colours, zones, store, catalogue)
+    chosen = parse_printings(body.get("printings"), catalogue)
+    if chosen:
+        header["printings"] = chosen
     guests = guests_of(entries, players)
     if guests:  # played without a league name: the league does not rate them
         header["guests"] = guests
@@ -106,6 +112,20 @@ def parse_players(
         players[name] = list(factions)
         colours[name] = colour.lower()
     return players, colours
+
+
+def parse_printings(raw: Any, catalogue: Catalogue) -> dict[str, str]:
+    """The printing each set is played in (``{"munchkin": "current"}``); the default
+    (errata) is left out. :raises BadRequest: a set or printing the catalogue does not offer."""
+    if raw is None:
+        return {}
+    if not isinstance(raw, dict) or not all(isinstance(v, str) for v in raw.values()):
+        raise BadRequest('"printings" maps set ids to a printing, e.g. {"munchkin": "current"}')
+    try:
+        check_printings(catalogue, raw)
+    except CatalogueError as exc:
+        raise BadRequest(str(exc)) from None
+    return {set_id: name for set_id, name in raw.items() if name != DEFAULT}
 
 
 def choose_zones(count: int | None, readers: Iterable[str]) -> list[str]:

@@ -97,6 +97,7 @@ function playerCard(player, payload, send, openSheet) {
         onclick: (e) => send({ input: "level", player: player.name, delta: -1 }, e.currentTarget) }, "−"),
       h("span.level", { dataset: { level: player.level } }, String(player.level)),
       h("button.choice.level-up", { "aria-label": `${player.name} Level up`,
+        title: player.level >= 9 ? "Level 10 comes only from killing a monster" : null,
         onclick: (e) => send({ input: "level", player: player.name, delta: 1 }, e.currentTarget) }, "+")
     ),
     h("p.strength", "Strength ", h("strong", String(player.strength)),

@@ -9,7 +9,7 @@ const NAMES = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay"];
 let seats = 3;
 let game = "smashup";
 const LIMITS = { smashup: [2, 4], "munchkin-cthulhu": [3, 6] };
-const [{ factions }, { readers }, league] = await Promise.all([
+const [{ factions, printings }, { readers }, league] = await Promise.all([
   getJSON("/api/factions"), getJSON("/api/readers"), getJSON("/api/league"),
 ]);
 await cards();
@@ -107,6 +107,15 @@ function random() {
   fill($("#drafting"));
 }
 
+// One select per set that has more than one printing: errata by default.
+const PRINTED = { errata: "with errata", first: "as first printed", current: "as printed today" };
+fill($("#printings"), Object.entries(printings || {}).map(([set, offer]) =>
+  h("label", `${offer.name}: `, h("select.printing", { dataset: { set }, "aria-label": `${offer.name} printing` },
+    offer.printings.map((name) => h("option", { value: name }, PRINTED[name] || name))))));
+const chosenPrintings = () => Object.fromEntries([...document.querySelectorAll("select.printing")]
+  .map((s) => [s.dataset.set, s.value]).filter(([, name]) => name !== "errata"));
+
+
 // The rulebook plays one base more than players. A table with fewer base zones plays with
 // as many bases as it has zones, and says so; a table without base zones (a Munchkin Cthulhu
 // table: seats and pads) cannot play Smash Up at all.
@@ -156,7 +165,7 @@ async function startGame(button) {
     return;
   }
   await act(button, async () => {
-    const started = await post("/api/games", { players, zones: Number($("#zones").value) });
+    const started = await post("/api/games", { players, zones: Number($("#zones").value), printings: chosenPrintings() });
     const box = $("#started");
     box.hidden = false;
     fill(

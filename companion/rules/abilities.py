@@ -1,0 +1,106 @@
+"""Which abilities are cancelled and which traits cards have, on a table.
+
+Cancelling treats an ability "as if it does not exist" (Smash Up: Munchkin rulebook, Terms:
+Cancel): every ability of the card, not only what it adds to power. So this is read before
+anything else: :mod:`companion.rules.sources` leaves out every effect of a cancelled card
+(power, breakpoint, scoring, VP, treasures, the traits it gives), and the tracker fires no
+triggered ability of one. Resolved one-turn effects are not cards in play: they stay.
+
+Cancellers act in two rounds: resolved effects first (Potion of Paralysis, Last Call: nothing
+cancels them), then cards in play that are not themselves cancelled (a Potion of Paralysis on
+a base cancels a Jammed Signal there, which then cancels nothing).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+
+from companion.catalogue.cards import Card, Catalogue
+from companion.catalogue.status_effects import CancelEffect, TraitEffect
+from companion.rules.scopes import Source, all_base_sources, scope_minions, temporary_sources
+from companion.rules.table import Table
+
+
+@dataclass(frozen=True)
+class Status:
+    #: tags of cards in play whose abilities are cancelled
+    cancelled: frozenset[str] = frozenset()
+    #: zones of bases whose own abilities are cancelled
+    bases: frozenset[str] = frozenset()
+    #: traits given by ``trait`` effects, by minion tag
+    traits: Mapping[str, frozenset[str]] = field(default_factory=dict)
+
+    def silenced(self, card: Card, tag: str | None, zone: str | None) -> bool:
+        """Whether the abilities of ``card`` (in play as ``tag`` at ``zone``) are cancelled."""
+        if card.type == "base":
+            return zone is not None and zone in self.bases
+        return tag is not None and tag in self.cancelled
+
+
+_CACHE: dict[tuple[int, Table], tuple[Catalogue, Status]] = {}
+_CACHE_SIZE = 256
+
+
+def status(table: Table, catalogue: Catalogue) -> Status:
+    """The table's cancelled abilities and given traits (kept for the last tables asked)."""
+    key = (id(catalogue), table)
+    cached = _CACHE.get(key)
+    if cached is not None and cached[0] is catalogue:
+        return cached[1]
+    found = _status(table, catalogue)
+    if len(_CACHE) >= _CACHE_SIZE:
+        _CACHE.clear()
+    _CACHE[key] = (catalogue, found)
+    return found
+
+
+def _status(table: Table, catalogue: Catalogue) -> Status:
+    cancelled: set[str] = set()
+    bases: set[str] = set()
+    for source in temporary_sources(table, catalogue):
+        if isinstance(source.effect, CancelEffect):
+            _cancel(table, source, source.effect, cancelled, bases)
+    first_round = frozenset(cancelled)
+    for source in _card_sources(table, catalogue):
+        if isinstance(source.effect, CancelEffect) and not _silent(source, first_round, bases):
+            _cancel(table, source, source.effect, cancelled, bases)
+    traits: dict[str, set[str]] = {}
+    for source in _card_sources(table, catalogue):
+        effect = source.effect
+        if isinstance(effect, TraitEffect) and not _silent(source, frozenset(cancelled), bases):
+            for minion in scope_minions(table, source, effect.scope):
+                traits.setdefault(minion.tag, set()).add(effect.trait)
+    return Status(
+        frozenset(cancelled),
+        frozenset(bases),
+        {tag: frozenset(names) for tag, names in traits.items()},
+    )
+
+
+def _card_sources(table: Table, catalogue: Catalogue) -> Iterator[Source]:
+    for base in table.bases:
+        yield from all_base_sources(base, catalogue)
+
+
+def _silent(source: Source, cancelled: frozenset[str], bases: set[str]) -> bool:
+    if source.card.type == "base":
+        return source.zone in bases
+    return source.tag is not None and source.tag in cancelled
+
+
+def _cancel(
+    table: Table, source: Source, effect: CancelEffect, cancelled: set[str], bases: set[str]
+) -> None:
+    base = table.base_at(source.zone) if source.zone is not None else None
+    if base is None:
+        return
+    if effect.target == "base":
+        bases.add(base.zone)
+    elif effect.target == "here":
+        for minion in base.minions:
+            cancelled.add(minion.tag)
+            cancelled.update(action.tag for action in minion.attached)
+        cancelled.update(action.tag for action in base.attached)
+    elif source.bearer is not None:  # bearer, or the minion a next/played-here cancel reached
+        cancelled.add(source.bearer)
