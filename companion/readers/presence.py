@@ -1,0 +1,95 @@
+"""Whether a card lies on an antenna, from what its reader's polls find: pure, with the
+caller's times (no threads, no clock, no I/O).
+
+A reader polls its antenna every few tens of milliseconds (nfcpy's ``sense()``) and says
+what each poll found:
+
+* the card already there (:meth:`Presence.seen`): it stays;
+* a different uid: a new card, read at once (:meth:`Presence.read`); the card before it has
+  gone, since an antenna holds one card (a card swapped onto a zone is two taps at once);
+* nothing (:meth:`Presence.missed`): ``misses_to_leave`` misses in a row and the card has
+  gone. One miss is not enough: a card at the antenna's edge flickers. What a card that left
+  and came back means (one tap or two) is the tap filter's business, not this.
+
+A poll that failed is never reported here: a reader error is never a card leaving. The
+antenna is polled more often while a card lies on it, so that its removal is noticed within
+about ``misses_to_leave * present_period``; an empty antenna is polled a little less often
+(an idle table costs little).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from companion.readers.base import TagRead
+
+MISSES_TO_LEAVE = 2
+PRESENT_PERIOD = 0.035  #: seconds between polls while a card lies on the antenna
+EMPTY_PERIOD = 0.05  #: seconds between polls of an empty antenna
+READ_ATTEMPTS = 3  #: a new card that cannot be read this often is reported by its uid alone
+
+
+@dataclass
+class Presence:
+    zone: str
+    misses_to_leave: int = MISSES_TO_LEAVE
+    present_period: float = PRESENT_PERIOD
+    empty_period: float = EMPTY_PERIOD
+    read_attempts: int = READ_ATTEMPTS
+    #: the uid on the antenna (kept across reader errors: the card did not leave)
+    present: str | None = None
+    _misses: int = 0
+    _unread: str | None = None  # a new uid whose reading failed ...
+    _failures: int = 0  # ... this many times in a row
+
+    @property
+    def period(self) -> float:
+        """Seconds from the start of one poll to the start of the next."""
+        return self.empty_period if self.present is None else self.present_period
+
+    def is_new(self, uid: str) -> bool:
+        """Whether a poll that found ``uid`` found a card to read (not the one already here)."""
+        return uid != self.present
+
+    def seen(self, uid: str) -> None:
+        """A poll found the card that is already here."""
+        if uid == self.present:
+            self._misses = 0
+
+    def missed(self, at: float) -> list[TagRead]:
+        """A poll found no card."""
+        self._unread, self._failures = None, 0
+        if self.present is None:
+            return []
+        self._misses += 1
+        if self._misses < self.misses_to_leave:
+            return []
+        return [self._leave(at)]
+
+    def read(
+        self, uid: str, card: str | None, at: float, activated: float | None = None
+    ) -> list[TagRead]:
+        """A new card (``uid``, naming ``card`` if its NDEF record was read) was read."""
+        reads = [] if self.present is None else [self._leave(at)]
+        self.present, self._misses = uid, 0
+        self._unread, self._failures = None, 0
+        return [*reads, TagRead(self.zone, uid, "arrived", at, card, activated)]
+
+    def unreadable(self, uid: str, at: float) -> list[TagRead]:
+        """A new card answered the poll but could not be read (it was lifted as it landed,
+        or it slid). The card before it did not answer: that counts as a miss. After
+        ``read_attempts`` failures in a row the new card is reported by its uid alone."""
+        if uid != self._unread:
+            self._unread, self._failures = uid, 0
+        self._failures += 1
+        if self._failures >= self.read_attempts:
+            return self.read(uid, None, at)
+        if self.present is None:
+            return []
+        self._misses += 1
+        return [self._leave(at)] if self._misses >= self.misses_to_leave else []
+
+    def _leave(self, at: float) -> TagRead:
+        assert self.present is not None
+        uid, self.present, self._misses = self.present, None, 0
+        return TagRead(self.zone, uid, "left", at)

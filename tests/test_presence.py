@@ -1,0 +1,148 @@
+"""Presence from polls, then taps from the filter, on an injected clock: the polls happen at
+the times the presence logic asks for, on a timeline of what lies on the antenna (no threads,
+no sleeps, nothing timed)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from companion.readers.base import TagRead
+from companion.readers.presence import Presence
+from companion.readers.taps import Tap, TapFilter
+
+ZONE = "base-1"
+
+
+@dataclass
+class Antenna:
+    """What lies on one antenna over time: ``(from, until, uid)`` spans, and polls that miss."""
+
+    spans: list[tuple[float, float, str]] = field(default_factory=list)
+    flickers: set[int] = field(default_factory=set)  # poll numbers that find nothing
+    unreadable: set[int] = field(default_factory=set)  # poll numbers whose reading fails
+    unreadable_uids: set[str] = field(default_factory=set)  # tags that never read
+
+    def at(self, now: float) -> str | None:
+        return next((uid for start, end, uid in self.spans if start <= now < end), None)
+
+
+@dataclass
+class Run:
+    reads: list[TagRead]
+    polls: list[float]
+
+
+def poll(antenna: Antenna, until: float, presence: Presence | None = None) -> Run:
+    """Poll ``antenna`` as a reader thread does, the clock advancing by the presence's
+    period; a new card is read (or fails to be) in the same poll."""
+    presence = presence or Presence(ZONE)
+    now, reads, polls = 0.0, [], []
+    while now < until:
+        number = len(polls)
+        polls.append(now)
+        uid = None if number in antenna.flickers else antenna.at(now)
+        if uid is None:
+            reads += presence.missed(now)
+        elif not presence.is_new(uid):
+            presence.seen(uid)
+        elif number in antenna.unreadable or uid in antenna.unreadable_uids:
+            reads += presence.unreadable(uid, now)
+        else:
+            reads += presence.read(uid, f"card-{uid}", now, activated=now)
+        now += presence.period
+    return Run(reads, polls)
+
+
+def taps(reads: list[TagRead]) -> list[str]:
+    tap_filter, outputs = TapFilter(), []
+    for read in reads:
+        outputs += tap_filter.poll(read.at) + tap_filter.feed(read)
+    return [o.uid for o in outputs if isinstance(o, Tap)]
+
+
+def kinds(reads: list[TagRead]) -> list[tuple[str, str]]:
+    return [(r.kind, r.uid) for r in reads]
+
+
+def test_a_card_swapped_at_once_is_two_taps_read_at_the_next_poll() -> None:
+    antenna = Antenna([(0.01, 1.0, "A"), (1.0, 2.0, "B")])
+    run = poll(antenna, 2.5)
+    assert kinds(run.reads) == [("arrived", "A"), ("left", "A"), ("arrived", "B"), ("left", "B")]
+    swap = run.reads[2]
+    first_poll_after = min(t for t in run.polls if t >= 1.0)
+    assert swap.at == first_poll_after  # not after a removal check: at once
+    assert run.reads[1].at == swap.at  # A went when B answered in its place
+    assert swap.at - 1.0 <= Presence(ZONE).present_period
+    assert taps(run.reads) == ["A", "B"]
+
+
+def test_a_card_lifted_and_put_back_within_the_filters_window_is_one_tap() -> None:
+    antenna = Antenna([(0.0, 1.0, "A"), (1.4, 3.0, "A")])  # 0.4 s off the antenna
+    run = poll(antenna, 3.5)
+    assert kinds(run.reads) == [("arrived", "A"), ("left", "A"), ("arrived", "A"), ("left", "A")]
+    assert taps(run.reads) == ["A"]
+
+
+def test_put_back_after_the_filters_window_is_a_second_tap() -> None:
+    antenna = Antenna([(0.0, 1.0, "A"), (2.5, 3.0, "A")])
+    assert taps(poll(antenna, 3.5).reads) == ["A", "A"]
+
+
+def test_a_flicker_of_one_missed_poll_is_not_a_removal() -> None:
+    antenna = Antenna([(0.0, 5.0, "A")], flickers={10, 20, 22, 40})  # never two in a row
+    run = poll(antenna, 4.0)
+    assert kinds(run.reads) == [("arrived", "A")]
+
+
+def test_two_missed_polls_are_a_removal_noticed_within_two_polls() -> None:
+    presence = Presence(ZONE)
+    for lifted in (1.0, 1.013, 1.029, 1.034):
+        run = poll(Antenna([(0.0, lifted, "A")]), 2.0, presence=Presence(ZONE))
+        left = run.reads[-1]
+        assert (left.kind, left.uid) == ("left", "A")
+        assert 0 < left.at - lifted <= 2 * presence.present_period
+    run = poll(Antenna([(0.0, 3.0, "A")], flickers={10, 11}), 2.0)  # two in a row, card still on
+    assert kinds(run.reads) == [("arrived", "A"), ("left", "A"), ("arrived", "A")]
+    assert taps(run.reads) == ["A"]  # the filter makes it one tap all the same
+
+
+def test_an_antenna_with_a_card_is_polled_faster_than_an_empty_one() -> None:
+    presence = Presence(ZONE)
+    assert presence.period == presence.empty_period
+    presence.read("A", None, 0.0)
+    assert presence.period == presence.present_period < presence.empty_period
+
+
+def test_a_new_card_that_cannot_be_read_is_retried_then_reported_by_its_uid() -> None:
+    once = poll(Antenna([(0.0, 1.0, "A")], unreadable={0}), 1.5)
+    assert [(r.kind, r.card) for r in once.reads] == [("arrived", "card-A"), ("left", None)]
+    assert once.reads[0].at == once.polls[1]  # read at the second poll
+    never = poll(Antenna([(0.0, 1.0, "A")], unreadable={0, 1, 2, 3}), 1.5)
+    assert [(r.kind, r.card) for r in never.reads] == [("arrived", None), ("left", None)]
+    assert never.reads[0].at == never.polls[2]
+
+
+def test_a_card_swapped_for_an_unreadable_one_leaves_after_two_polls() -> None:
+    run = poll(Antenna([(0.0, 1.0, "A"), (1.0, 2.0, "B")], unreadable_uids={"B"}), 1.2)
+    arrived_a, left_a = run.reads[0], run.reads[1]
+    assert (arrived_a.kind, left_a.kind, left_a.uid) == ("arrived", "left", "A")
+    after = [t for t in run.polls if t >= 1.0]
+    assert left_a.at == after[1]  # B answered twice without being read: A is gone
+    assert (run.reads[2].kind, run.reads[2].uid, run.reads[2].at) == ("arrived", "B", after[2])
+
+
+def test_no_polls_no_removal() -> None:
+    """A reader error means no polls at all: the card stays, however long the reader is away."""
+    presence = Presence(ZONE)
+    assert kinds(presence.read("A", None, 0.0)) == [("arrived", "A")]
+    assert presence.missed(30.0) == []  # the first poll after a minute away: one miss
+    assert presence.present == "A"
+    presence.seen("A")
+    assert presence.missed(31.0) == []
+    assert kinds(presence.missed(31.05)) == [("left", "A")]
+
+
+def test_arrivals_carry_the_activation_time() -> None:
+    presence = Presence(ZONE)
+    (read,) = presence.read("A", "core/x", 2.0, activated=1.99)
+    assert (read.at, read.activated, read.card) == (2.0, 1.99, "core/x")
