@@ -126,7 +126,7 @@ def spec() -> dict[str, Any]:
                 )
             },
             "/api/enrol/stop": {"post": _op("Stop the bulk enrolment", post=True)},
-            "/api/readers": {"get": _op("Health of each zone's reader")},
+            "/api/readers": {"get": _op("Each reader's health, the last taps' stage times")},
             "/api/readers/{zone}/reopen": {
                 "post": _op("Close and open a reader", params=("zone",), errors=("404",), post=True)
             },
