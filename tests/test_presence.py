@@ -131,6 +131,46 @@ def test_a_card_swapped_for_an_unreadable_one_leaves_after_two_polls() -> None:
     assert (run.reads[2].kind, run.reads[2].uid, run.reads[2].at) == ("arrived", "B", after[2])
 
 
+def test_a_card_swapped_away_while_it_was_read_is_not_lost() -> None:
+    # A rests; B lands and answers a poll but is swapped for C before nfcpy could read it.
+    antenna = Antenna([(0.0, 1.0, "A"), (1.0, 1.02, "B"), (1.02, 2.0, "C")])
+    antenna.unreadable_uids = {"B"}
+    run = poll(antenna, 1.5)
+    assert [(r.kind, r.uid, r.card) for r in run.reads] == [
+        ("arrived", "A", "card-A"),
+        ("left", "A", None),
+        ("arrived", "B", None),  # by its uid alone: the tracker knows an enrolled tag by it
+        ("left", "B", None),
+        ("arrived", "C", "card-C"),
+    ]
+    assert taps(run.reads) == ["A", "B", "C"]
+
+
+def test_a_card_that_flickers_while_it_is_read_is_read_when_it_settles() -> None:
+    antenna = Antenna([(0.0, 0.02, "A"), (0.1, 0.12, "A"), (0.2, 1.0, "A")])
+    antenna.unreadable = {0, 2}  # the polls (50 ms apart) that find it in the first glimpses
+    run = poll(antenna, 1.5)
+    assert [(r.kind, r.uid, r.card) for r in run.reads] == [
+        ("arrived", "A", "card-A"),  # with its NDEF record: nothing was reported before
+        ("left", "A", None),
+    ]
+    assert run.reads[0].at == run.polls[4]
+
+
+def test_a_card_flickering_at_the_edge_stays_one_card_however_its_glimpses_fall() -> None:
+    # On 25 ms, off 25 ms for two seconds; only the first glimpse can be read.
+    spans = [(n * 0.05, n * 0.05 + 0.025, "A") for n in range(40)]
+    read_once = Antenna(spans, unreadable=set(range(1, 200)))
+    run = poll(read_once, 2.5)
+    arrivals = [r for r in run.reads if r.kind == "arrived"]
+    assert len(arrivals) > 1 and {r.card for r in arrivals} == {"card-A"}
+    assert taps(run.reads) == ["A"]
+
+
+def test_a_card_brushed_over_the_antenna_too_fast_to_read_is_no_read() -> None:
+    assert poll(Antenna([(0.0, 0.02, "A")], unreadable_uids={"A"}), 1.0).reads == []
+
+
 def test_no_polls_no_removal() -> None:
     """A reader error means no polls at all: the card stays, however long the reader is away."""
     presence = Presence(ZONE)

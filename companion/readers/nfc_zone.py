@@ -20,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import logging
+import random
 import socket
 import threading
 import time
@@ -40,6 +41,9 @@ BACKOFF_FIRST = 0.1
 BACKOFF_MAX = 0.5
 # A simulated antenna answers a poll at once; one this slow waited for nfcpy's 1 s udp timeout.
 UDP_SILENT = 0.8
+# An empty antenna's polls are spread +-20 % around their period, so that a card flickering
+# at the antenna's edge in step with them cannot stay unseen for long.
+EMPTY_SPREAD = 0.2
 
 
 class ReaderGone(Exception):
@@ -164,7 +168,10 @@ class NfcZoneReader(Reader):
             self._polls += 1
             self.health.polled()
             self._found(clf, target)
-            self._stop.wait(max(0.0, started + self.presence.period - time.monotonic()))
+            period = self.presence.period
+            if self.presence.present is None:
+                period *= random.uniform(1 - EMPTY_SPREAD, 1 + EMPTY_SPREAD)
+            self._stop.wait(max(0.0, started + period - time.monotonic()))
 
     def _antenna_alive(self) -> bool:
         """Whether a simulated antenna's port still answers (hardware: always assumed)."""

@@ -11,6 +11,16 @@ what each poll found:
   gone. One miss is not enough: a card at the antenna's edge flickers. What a card that left
   and came back means (one tap or two) is the tap filter's business, not this.
 
+A new card that answered a poll but could not be read (:meth:`Presence.unreadable`: swapped
+for the next one, or lifted, while nfcpy activated it) is tried again at the next poll. If
+that poll finds another card, it was there and was replaced: it is reported by its uid alone
+(the tracker knows an enrolled tag by it) rather than lost. If the poll finds nothing, it
+was brushed over the antenna, or it flickers at the edge: nothing is reported yet (a tag
+known only by its NDEF record is read properly when it settles). After ``read_attempts``
+failures in a row it is reported by its uid alone. The card that last left, coming back and
+answering a poll it cannot be read in, is back (with the card id read from it before): a card
+flickering at the antenna's edge stays one card, however its glimpses fall.
+
 A poll that failed is never reported here: a reader error is never a card leaving. The
 antenna is polled more often while a card lies on it, so that its removal is noticed within
 about ``misses_to_leave * present_period``; an empty antenna is polled a little less often
@@ -41,6 +51,8 @@ class Presence:
     _misses: int = 0
     _unread: str | None = None  # a new uid whose reading failed ...
     _failures: int = 0  # ... this many times in a row
+    _last: tuple[str, str | None] | None = None  # the uid that last left, and its card id
+    _card: str | None = None  # the card id of the card present
 
     @property
     def period(self) -> float:
@@ -52,9 +64,11 @@ class Presence:
         return uid != self.present
 
     def seen(self, uid: str) -> None:
-        """A poll found the card that is already here."""
+        """A poll found the card that is already here. (A card that answered once in its
+        place and could not be read was passing over it: forgotten.)"""
         if uid == self.present:
             self._misses = 0
+            self._unread, self._failures = None, 0
 
     def missed(self, at: float) -> list[TagRead]:
         """A poll found no card."""
@@ -70,26 +84,39 @@ class Presence:
         self, uid: str, card: str | None, at: float, activated: float | None = None
     ) -> list[TagRead]:
         """A new card (``uid``, naming ``card`` if its NDEF record was read) was read."""
-        reads = [] if self.present is None else [self._leave(at)]
-        self.present, self._misses = uid, 0
+        reads = self._unread_went(uid, at)
+        if self.present is not None:
+            reads.append(self._leave(at))
+        self.present, self._card, self._misses = uid, card, 0
         self._unread, self._failures = None, 0
         return [*reads, TagRead(self.zone, uid, "arrived", at, card, activated)]
 
     def unreadable(self, uid: str, at: float) -> list[TagRead]:
-        """A new card answered the poll but could not be read (it was lifted as it landed,
-        or it slid). The card before it did not answer: that counts as a miss. After
-        ``read_attempts`` failures in a row the new card is reported by its uid alone."""
+        """A new card answered the poll but could not be read. The card before it did not
+        answer: that counts as a miss."""
+        reads = self._unread_went(uid, at)
+        if self._last is not None and self._last[0] == uid:
+            return [*reads, *self.read(uid, self._last[1], at)]  # the card that just left
         if uid != self._unread:
             self._unread, self._failures = uid, 0
         self._failures += 1
         if self._failures >= self.read_attempts:
-            return self.read(uid, None, at)
-        if self.present is None:
+            return [*reads, *self.read(uid, None, at)]
+        if self.present is not None:
+            self._misses += 1
+            if self._misses >= self.misses_to_leave:
+                reads.append(self._leave(at))
+        return reads
+
+    def _unread_went(self, found: str, at: float) -> list[TagRead]:
+        """The unread card, reported by its uid alone, if another card took its place."""
+        unread = self._unread
+        if unread is None or unread == found:
             return []
-        self._misses += 1
-        return [self._leave(at)] if self._misses >= self.misses_to_leave else []
+        return self.read(unread, None, at)
 
     def _leave(self, at: float) -> TagRead:
         assert self.present is not None
         uid, self.present, self._misses = self.present, None, 0
+        self._last = (uid, self._card)
         return TagRead(self.zone, uid, "left", at)
