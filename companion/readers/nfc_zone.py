@@ -1,12 +1,13 @@
 """One zone's nfcpy reader: its own thread and its own ContactlessFrontend (never shared).
 
-The thread polls the antenna itself with nfcpy's ``ContactlessFrontend.sense()`` and leaves
-presence to :class:`~companion.readers.presence.Presence`, rather than waiting in nfcpy's
-presence loop (which notices a lifted card only after ~0.4 s and sees no other card until
-then). A poll that finds the card already there costs one anticollision; a new uid is
-activated (``nfc.tag.activate``) and its NDEF record read at once; two empty polls in a row
-and the card has gone. The same code runs on a PN532 (any nfcpy reader) and on the simulated
-table.
+The thread polls the antenna itself with nfcpy's public API and leaves presence to
+:class:`~companion.readers.presence.Presence`, rather than waiting in nfcpy's presence loop
+(which notices a lifted card only after ~0.4 s and sees no other card until then). A poll is
+``ContactlessFrontend.sense()``; while a card lies here and the last poll left it selected, a
+poll first READs its first pages with ``exchange()`` (they hold its uid: one exchange instead
+of a whole anticollision), and senses only if that fails. A new uid is activated
+(``nfc.tag.activate``) and its NDEF record read at once; two empty polls in a row and the card
+has gone. The same code runs on a PN532 (any nfcpy reader) and on the simulated table.
 
 A reader error is never reported as a card leaving. When the reader fails (an IOError, a USB
 reset, the simulated antenna's port closing) the card that was on it stays present while the
@@ -41,6 +42,10 @@ BACKOFF_FIRST = 0.1
 BACKOFF_MAX = 0.5
 # A simulated antenna answers a poll at once; one this slow waited for nfcpy's 1 s udp timeout.
 UDP_SILENT = 0.8
+# While a card lies on the antenna a poll READs its first pages (they hold its uid), giving it
+# an NTAG's own response timeout; only if that fails does the poll sense (a swap, a removal).
+PRESENCE_READ = b"\x30\x00"
+PRESENCE_TIMEOUT = 0.005
 # An empty antenna's polls are spread +-20 % around their period, so that a card flickering
 # at the antenna's edge in step with them cannot stay unseen for long.
 EMPTY_SPREAD = 0.2
@@ -69,6 +74,8 @@ class NfcZoneReader(Reader):
         self._reopen = threading.Event()
         self._thread: threading.Thread | None = None
         self._polls = 0  # polls completed since the reader was opened
+        # the card the last poll left selected, and the target nfcpy's sense returned for it
+        self._selected: tuple[str, Any] | None = None
         self._writes: dict[str, str] = {}
         self._written = threading.Condition()
         #: decides, in the reader thread when a tag arrives, which card id to write to it
@@ -146,6 +153,7 @@ class NfcZoneReader(Reader):
         if self.path.startswith("udp"):
             _probe_udp(self.path)
         self._polls = 0
+        self._selected = None
         clf = nfc.ContactlessFrontend()
         if not clf.open(self.path):
             raise OSError(errno.ENODEV, f"no reader at {self.path}")
@@ -156,22 +164,51 @@ class NfcZoneReader(Reader):
         wanted = nfc.clf.RemoteTarget("106A")
         while not self._ending():
             started = time.monotonic()
-            target = clf.sense(wanted, iterations=1)  # IOError when the reader is gone
-            took = time.monotonic() - started
-            if target is None and took > UDP_SILENT and not self._antenna_alive():
-                raise ReaderGone(f"{self.path} stopped answering")  # not the card
-            if took > self.watchdog:
-                # nfcpy #62: polls that slow down over time; a fresh reader polls at full speed.
-                self.health.failed(f"a poll took {took:.1f} s: reopening")
-                self._reopen.set()
+            if not self._poll_once(clf, wanted):
                 return
             self._polls += 1
             self.health.polled()
-            self._found(clf, target)
             period = self.presence.period
             if self.presence.present is None:
                 period *= random.uniform(1 - EMPTY_SPREAD, 1 + EMPTY_SPREAD)
-            self._stop.wait(max(0.0, started + period - time.monotonic()))
+            # A plain sleep costs less CPU than an Event's wait; stop() waits one period at most.
+            time.sleep(max(0.0, started + period - time.monotonic()))
+
+    def _poll_once(self, clf: Any, wanted: Any) -> bool:
+        """One poll; False if it was too slow (the reader is to be reopened)."""
+        started = time.monotonic()
+        there = self._still_selected(clf)
+        target = None if there is not None else clf.sense(wanted, iterations=1)
+        took = time.monotonic() - started
+        if there is None and target is None and took > UDP_SILENT and not self._antenna_alive():
+            raise ReaderGone(f"{self.path} stopped answering")  # not the card
+        if took > self.watchdog:
+            # nfcpy #62: polls that slow down over time; a fresh reader polls at full speed.
+            self.health.failed(f"a poll took {took:.1f} s: reopening")
+            self._reopen.set()
+            return False
+        if there is not None:
+            self.presence.seen(there)
+            self._write_while_here(clf, there)
+        else:
+            self._found(clf, target)
+        return True
+
+    def _still_selected(self, clf: Any) -> str | None:
+        """The uid of the card lying here if it answers a READ of its first pages (which hold
+        its uid) where the last poll left it selected: one exchange, not a whole sense."""
+        uid, selected = self.presence.present, self._selected
+        if uid is None or selected is None or selected[0] != uid:
+            return None
+        self._selected = None  # until it answers
+        try:
+            pages = clf.exchange(bytearray(PRESENCE_READ), PRESENCE_TIMEOUT)
+        except nfc.clf.CommunicationError:
+            return None  # gone, or another card: the sense that follows says which
+        if pages is None or len(pages) < 8 or bytes(pages[0:3] + pages[4:8]).hex().upper() != uid:
+            return None
+        self._selected = selected
+        return uid
 
     def _antenna_alive(self) -> bool:
         """Whether a simulated antenna's port still answers (hardware: always assumed)."""
@@ -181,25 +218,36 @@ class NfcZoneReader(Reader):
         return self._stop.is_set() or self._reopen.is_set()
 
     def _found(self, clf: Any, target: Any) -> None:
-        """What one poll found: nothing, the card already here, or a new card (read now)."""
+        """What a sense found: nothing, the card already here, or a new card (read now)."""
         uid = _uid(target)
+        # A Type 2 tag with a 7-byte uid stays selected: the next poll may just READ it.
+        selectable = uid is not None and len(uid) == 14 and target.sel_res[0] & 0x60 == 0
+        self._selected = (uid, target) if selectable and uid is not None else None
         if uid is None:
             self._deliver(self.presence.missed(self.clock()))
         elif not self.presence.is_new(uid):
             self.presence.seen(uid)
-            if self._pending_write(uid) is not None:  # a write asked for while it lies here
-                tag = nfc.tag.activate(clf, target)
-                if tag is not None:
-                    self._write_pending(tag)
+            self._write_while_here(clf, uid)
         else:
             tag = nfc.tag.activate(clf, target)
             activated = self.clock()
             if tag is None:  # lifted as it landed, or sliding: the next poll tries again
+                self._selected = None
                 self._deliver(self.presence.unreadable(uid, activated))
                 return
             self._write_pending(tag, arriving=True)
             card = _card_id(tag)
             self._deliver(self.presence.read(uid, card, self.clock(), activated))
+
+    def _write_while_here(self, clf: Any, uid: str) -> None:
+        """A write asked for while the card lies here (enrolment from the tablet)."""
+        if self._pending_write(uid) is None or self._selected is None:
+            return
+        tag = nfc.tag.activate(clf, self._selected[1])
+        if tag is None:
+            self._selected = None
+        else:
+            self._write_pending(tag)
 
     def _deliver(self, reads: list[TagRead]) -> None:
         for read in reads:
