@@ -19,9 +19,10 @@ demo: $(STAMP)
 	$(BIN)/companion demo
 
 lint: $(STAMP)
-	$(BIN)/ruff check companion web tests cards/tools bench firmware
-	$(BIN)/ruff format --check companion web tests cards/tools bench firmware
+	$(BIN)/ruff check companion tests cards/tools bench firmware .ci/check-aarch64-deps
+	$(BIN)/ruff format --check companion tests cards/tools bench firmware .ci/check-aarch64-deps
 	$(BIN)/mypy
+	$(BIN)/mypy .ci/check-aarch64-deps
 
 bench: $(STAMP)
 	$(BIN)/python bench/run.py --out bench/results.json

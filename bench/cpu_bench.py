@@ -18,10 +18,10 @@ import threading
 import time
 from pathlib import Path
 
-from companion.cli_table import open_table
-from companion.config import TableConfig, ZoneConfig
-from companion.readers.ntag_sim import NtagCard
-from companion.service import Change, TableService
+from companion.cli.table import open_table
+from companion.hardware.config import TableConfig, ZoneConfig
+from companion.hardware.readers.ntag_sim import NtagCard
+from companion.table.service import Change, TableService
 
 ZONES = 5
 WINDOW = 5.0

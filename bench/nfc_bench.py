@@ -21,9 +21,9 @@ import time
 import nfc
 from stats import percentile
 
-from companion.readers.base import TagRead
-from companion.readers.nfc_zone import NfcZoneReader
-from companion.readers.ntag_sim import NtagCard, Simulator
+from companion.hardware.readers.base import TagRead
+from companion.hardware.readers.nfc_zone import NfcZoneReader
+from companion.hardware.readers.ntag_sim import NtagCard, Simulator
 
 SAMPLES = 60
 

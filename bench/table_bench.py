@@ -29,13 +29,13 @@ from typing import TYPE_CHECKING, Any
 
 from stats import percentile
 
-from companion.cli_table import open_table
-from companion.config import TableConfig
-from companion.readers.ntag_sim import NtagCard
-from companion.service import Change
+from companion.cli.table import open_table
+from companion.hardware.config import TableConfig
+from companion.hardware.readers.ntag_sim import NtagCard
+from companion.table.service import Change
 
 if TYPE_CHECKING:
-    from companion.service import TapTiming
+    from companion.table.service import TapTiming
 
 FREE_SAMPLES = 40
 TRIALS = 20  # per gap and per rate

@@ -1,14 +1,4 @@
-"""Table companion: NFC-tagged tabletop card games, a pure rules engine, a durable event log."""
+"""Table companion: NFC-tagged tabletop card games, a pure rules engine, a durable event log.
 
-from companion.cards import Card, Catalogue, load_catalogue
-from companion.errors import CatalogueError, CompanionError, StoreError, TapeError
-
-__all__ = [
-    "Card",
-    "Catalogue",
-    "CatalogueError",
-    "CompanionError",
-    "StoreError",
-    "TapeError",
-    "load_catalogue",
-]
+The package is layered (see ``companion/README.md``); importing it runs nothing.
+"""

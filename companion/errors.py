@@ -21,3 +21,7 @@ class TapeError(CompanionError, ValueError):
 
 class StoreError(CompanionError):
     """The event store refused to open or write (corrupt or foreign file, bad game id)."""
+
+
+class Rejected(CompanionError, ValueError):
+    """An input a game's tracker cannot accept (it changes nothing); the message says what to do."""

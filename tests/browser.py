@@ -14,13 +14,13 @@ from typing import Any
 import pytest
 
 from bench.chromium import CHROMIUM_ARGS
-from companion.cards import Catalogue
-from companion.config import TableConfig
-from companion.service import TableService
-from companion.session import LiveGame
-from companion.simulate import make_header
-from companion.store import EventStore
-from web.server import Dashboard
+from companion.catalogue.cards import Catalogue
+from companion.hardware.config import TableConfig
+from companion.simulation.plausible import make_header
+from companion.storage.session import LiveGame
+from companion.storage.store import EventStore
+from companion.table.service import TableService
+from companion.web.server import Dashboard
 
 SCREENSHOTS = Path(__file__).parent / "screenshots"
 HOW_TO_INSTALL = (

@@ -8,12 +8,12 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from companion.cards import Catalogue, build_catalogue, load_catalogue
-from companion.service import TableService
-from companion.session import LiveGame
-from companion.store import EventStore
+from companion.catalogue.cards import Catalogue, build_catalogue, load_catalogue
+from companion.storage.session import LiveGame
+from companion.storage.store import EventStore
+from companion.table.service import TableService
+from companion.web.app import TOKEN_HEADER, create_app
 from tests.tapes import HEADER as TAPE_HEADER
-from web import TOKEN_HEADER, create_app
 
 #: the browser tests' Chromium, page and live-table fixtures
 pytest_plugins = ["tests.browser"]

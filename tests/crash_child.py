@@ -8,9 +8,9 @@ from __future__ import annotations
 import json
 import sys
 
-from companion.cards import load_catalogue
-from companion.session import LiveGame
-from companion.store import EventStore
+from companion.catalogue.cards import load_catalogue
+from companion.storage.session import LiveGame
+from companion.storage.store import EventStore
 
 
 def main() -> None:

@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from companion.cards import Catalogue
-from companion.document import state_document
-from companion.tape import parse_header, read_lines
-from companion.tracker import Game, replay_lines
+from companion.catalogue.cards import Catalogue
+from companion.tape.lines import parse_header, read_lines
+from companion.tracker.document import state_document
+from companion.tracker.game import Game, replay_lines
 
 SET = "munchkin-cthulhu"
 TAGS = {

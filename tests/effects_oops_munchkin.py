@@ -10,11 +10,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
-from companion.cards import Card, load_catalogue
+from companion.catalogue.cards import Card, load_catalogue
+from companion.catalogue.table_effects import KINDS as TABLE_KINDS
 from companion.rules import game as rules
 from companion.rules.power import BaseView, evaluate
-from companion.table import Buried, Table, Temporary
-from companion.table_effects import KINDS as TABLE_KINDS
+from companion.rules.table import Buried, Table, Temporary
 
 CATALOGUE = load_catalogue()
 SETS = ("oops", "munchkin")

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.cards import Catalogue
-from companion.tracker import Game
+from companion.catalogue.cards import Catalogue
+from companion.tracker.game import Game
 from tests import tapes
 
 TAGS = {

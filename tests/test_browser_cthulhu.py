@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from companion.cards import Catalogue
+from companion.catalogue.cards import Catalogue
 from tests.browser import TOKEN, LiveTable, screenshot
 
 SEATS = ["seat-1", "seat-2", "seat-3", "combat", "discard"]

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from companion.cards import Catalogue
+from companion.catalogue.cards import Catalogue
 from tests.browser import TOKEN, LiveTable, screenshot
 
 PLAYERS = {

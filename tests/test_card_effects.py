@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from companion.cards import Card, Catalogue, load_catalogue
-from companion.effects import HookEffect
-from companion.rules.hooks import registered
+from companion.catalogue.cards import Card, Catalogue, load_catalogue
+from companion.catalogue.effects import HookEffect
+from companion.rules.hooks import HOOKS
 
 #: keywords the reference data gives cards whose abilities touch what the engine computes
 COMPUTED_KEYWORDS = {"power boost", "power reduction", "breakpoint", "VP"}
@@ -30,7 +30,7 @@ def test_card_is_encoded_or_explained(card: Card) -> None:
 
 
 def test_every_hook_named_by_a_card_exists(catalogue: Catalogue) -> None:
-    hooks = registered()
+    hooks = HOOKS
     missing = [
         (card.id, effect.name)
         for card in catalogue

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from companion.cards import Catalogue, build_catalogue, default_cards_dir, slug
-from companion.cli import main
+from companion.catalogue.cards import Catalogue, build_catalogue, default_cards_dir, slug
+from companion.cli.main import main
 from companion.errors import CatalogueError
 
 
@@ -140,7 +140,7 @@ def test_id_must_match_the_name() -> None:
 
 def test_malformed_file_is_named(tmp_path: Path) -> None:
     (tmp_path / "broken.json").write_text("{oops")
-    from companion.cards import load_catalogue
+    from companion.catalogue.cards import load_catalogue
 
     with pytest.raises(CatalogueError, match="broken.json: cannot read the file as JSON"):
         load_catalogue(tmp_path)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from companion.cli import main
+from companion.cli.main import main
 from tests.tapes import HEADER, inp, tap, tape
 
 

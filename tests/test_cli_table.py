@@ -6,8 +6,8 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from companion.cli import main
-from companion.store import EventStore
+from companion.cli.main import main
+from companion.storage.store import EventStore
 
 
 def test_new_game_takes_the_enrolled_tags(tmp_path: Path) -> None:

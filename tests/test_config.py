@@ -4,9 +4,9 @@ from pathlib import Path
 
 import pytest
 
-from companion.config import ConfigError, TableConfig, ZoneConfig, load_table_config
 from companion.errors import CompanionError
-from companion.pinmap import load_pin_map
+from companion.hardware.config import ConfigError, TableConfig, ZoneConfig, load_table_config
+from companion.hardware.pinmap import load_pin_map
 
 HARDWARE = Path(__file__).resolve().parent.parent / "hardware"
 EXAMPLE = HARDWARE / "table.example.toml"

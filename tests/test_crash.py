@@ -16,13 +16,13 @@ from typing import IO
 
 import pytest
 
-from companion.cards import Catalogue
-from companion.document import state_document
-from companion.session import LiveGame
-from companion.simulate import random_header, random_lines
-from companion.store import EventStore
-from companion.tape import parse_header
-from companion.tracker import Game
+from companion.catalogue.cards import Catalogue
+from companion.simulation.plausible import random_header, random_lines
+from companion.storage.session import LiveGame
+from companion.storage.store import EventStore
+from companion.tape.lines import parse_header
+from companion.tracker.document import state_document
+from companion.tracker.game import Game
 
 CHILD = Path(__file__).with_name("crash_child.py")
 TRIALS = 25

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from companion.cards import Catalogue
-from companion.cli import main
-from companion.cthulhu.cards import parse_cthulhu
+from companion.catalogue.cards import Catalogue
+from companion.catalogue.cthulhu import parse_cthulhu
+from companion.cli.main import main
 from companion.errors import CatalogueError
 
 SOURCE = Path(__file__).parents[2] / "shared/reference/cards/munchkin_cthulhu.json"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion.cards import Catalogue
+from companion.catalogue.cards import Catalogue
 from companion.errors import TapeError
 from tests.cthulhu_tapes import HEADER, doc, inp, player, run, tap
 
@@ -239,7 +239,7 @@ def test_an_item_tapped_at_another_seat_is_given_and_undo_is_exact(catalogue: Ca
     before = doc(catalogue, tap("BOW", "seat-1"))
     game.apply({"tap": "BOW", "zone": "seat-2"})
     game.apply({"input": "undo"})
-    from companion.document import state_document
+    from companion.tracker.document import state_document
 
     after = state_document(game.state, catalogue)
     assert {**after, "version": 0} == {**before, "version": 0}

@@ -11,12 +11,13 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.cards import Catalogue, load_catalogue
-from companion.cli import main
-from companion.document import state_document
-from companion.examples import example_tape
-from companion.tape import parse_header, read_lines
-from companion.tracker import Game, Rejected
+from companion.catalogue.cards import Catalogue, load_catalogue
+from companion.cli.main import main
+from companion.errors import Rejected
+from companion.tape.examples import example_tape
+from companion.tape.lines import parse_header, read_lines
+from companion.tracker.document import state_document
+from companion.tracker.game import Game
 from tests.cthulhu_tapes import HEADER, TAGS, doc, inp, player, tap
 
 

@@ -12,12 +12,12 @@ from dataclasses import replace
 
 import pytest
 
-from companion.cards import Catalogue, load_catalogue
-from companion.effects import HookEffect
+from companion.catalogue.cards import Catalogue, load_catalogue
+from companion.catalogue.effects import HookEffect
 from companion.rules import game as rules
 from companion.rules.power import evaluate
 from companion.rules.scoring import score_base
-from companion.table import Table, Temporary
+from companion.rules.table import Table, Temporary
 from tests.effects_oops_munchkin import computed
 
 CAT: Catalogue = load_catalogue()

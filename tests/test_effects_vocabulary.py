@@ -8,12 +8,12 @@ from typing import Any
 
 import pytest
 
-from companion.cards import Catalogue, build_catalogue
+from companion.catalogue.cards import Catalogue, build_catalogue
 from companion.errors import CatalogueError
 from companion.rules import game as rules
 from companion.rules.power import evaluate
 from companion.rules.scoring import score_base
-from companion.table import Table, Temporary
+from companion.rules.table import Table, Temporary
 from tests.conftest import mini_catalogue
 
 

@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from companion.cards import Catalogue
-from companion.cli import main
-from companion.enrol import BulkEnrolment, EnrolError, deck_order, import_bindings
-from companion.store import EventStore
+from companion.catalogue.cards import Catalogue
+from companion.cli.main import main
+from companion.storage.store import EventStore
+from companion.table.enrol import BulkEnrolment, EnrolError, deck_order, import_bindings
 
 
 def test_deck_order_expands_copies_in_printed_order(catalogue: Catalogue) -> None:
@@ -102,8 +102,8 @@ def test_enrol_a_faction_by_tapping_on_a_real_nfcpy_reader(
     import threading
     import time
 
-    from companion.readers.ndef_card import decode_card_id
-    from companion.readers.ntag_sim import NtagCard, Simulator
+    from companion.hardware.readers.ndef_card import decode_card_id
+    from companion.hardware.readers.ntag_sim import NtagCard, Simulator
 
     simulator = Simulator()
     antenna = simulator.add_zone("enrol")

@@ -7,15 +7,15 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from companion.cards import Catalogue
-from companion.cli import main
-from companion.document import state_document
-from companion.examples import EXAMPLES, example_tape
+from companion.catalogue.cards import Catalogue
+from companion.cli.main import main
 from companion.rules.game import WINNING_VP
-from companion.session import LiveGame
-from companion.store import EventStore
-from companion.tape import parse_header, read_lines
-from companion.tracker import Game
+from companion.storage.session import LiveGame
+from companion.storage.store import EventStore
+from companion.tape.examples import EXAMPLES, example_tape
+from companion.tape.lines import parse_header, read_lines
+from companion.tracker.document import state_document
+from companion.tracker.game import Game
 
 
 def _play(name: str, catalogue: Catalogue) -> tuple[Game, list[dict], list[dict]]:

@@ -11,8 +11,8 @@ from typing import Any
 import ndef
 import pytest
 
-from companion.readers.ndef_card import encode_card_id
-from companion.readers.serial_board import decode_line
+from companion.hardware.readers.board_protocol import decode_line
+from companion.hardware.readers.ndef_card import encode_card_id
 
 FIRMWARE = Path(__file__).resolve().parent.parent / "firmware"
 sys.path.insert(0, str(FIRMWARE))

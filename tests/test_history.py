@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from companion.cards import Catalogue
-from companion.history import faction_pair_stats
-from companion.session import LiveGame
-from companion.store import EventStore
+from companion.catalogue.cards import Catalogue
+from companion.storage.history import faction_pair_stats
+from companion.storage.session import LiveGame
+from companion.storage.store import EventStore
 from tests.tapes import HEADER
 
 

@@ -10,9 +10,10 @@ from collections.abc import Iterator
 
 import pytest
 
-from companion.readers import ReaderContext, TagRead, open_reader
-from companion.readers.nfc_zone import NfcZoneReader
-from companion.readers.ntag_sim import NtagCard, Simulator
+from companion.hardware.readers.base import TagRead
+from companion.hardware.readers.nfc_zone import NfcZoneReader
+from companion.hardware.readers.ntag_sim import NtagCard, Simulator
+from companion.hardware.readers.registry import ReaderContext, open_reader
 
 ZONES = [f"base-{n}" for n in range(1, 6)]
 

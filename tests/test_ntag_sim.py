@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from companion.readers.ndef_card import decode_card_id, encode_card_id
-from companion.readers.ntag_sim import NtagCard, SimZone
+from companion.hardware.readers.ndef_card import decode_card_id, encode_card_id
+from companion.hardware.readers.ntag_sim import NtagCard, SimZone
 
 UID = "04A1B2C3D4E5F6"
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.cards import Catalogue
-from companion.examples import example_tape
-from companion.tape import parse_header, read_lines
-from companion.tracker import Game
+from companion.catalogue.cards import Catalogue
+from companion.tape.examples import example_tape
+from companion.tape.lines import parse_header, read_lines
+from companion.tracker.game import Game
 
 
 def _replay(catalogue: Catalogue) -> tuple[Game, list[dict[str, Any]], dict[str, str]]:

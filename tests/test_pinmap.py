@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from companion.errors import CompanionError
-from companion.pinmap import (
+from companion.hardware.pinmap import (
     DEFAULT_PIN_MAP,
     HEADER40,
     USABLE_GPIOS,
@@ -16,6 +16,8 @@ from companion.pinmap import (
     load_pin_map,
     parse_pin,
 )
+
+HARDWARE = Path(__file__).resolve().parent.parent / "hardware"
 
 
 def write(tmp_path: Path, text: str) -> Path:
@@ -130,7 +132,7 @@ def test_empty_map_and_lookups() -> None:
 def test_wiring_doc_matches_the_pin_map_and_header() -> None:
     rows = re.findall(
         r"^\| (LED \S+|buzzer|button \S+) \| GPIO(\d+) \| (\d+) \| (\d+) \|",
-        (DEFAULT_PIN_MAP.parent / "wiring.md").read_text(encoding="utf-8"),
+        (HARDWARE / "wiring.md").read_text(encoding="utf-8"),
         re.MULTILINE,
     )
     documented = {role.lower(): int(bcm) for role, bcm, _, _ in rows}

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from companion.readers.base import TagRead
-from companion.readers.presence import Presence
-from companion.readers.taps import Tap, TapFilter
+from companion.hardware.readers.base import TagRead
+from companion.hardware.readers.presence import Presence
+from companion.hardware.readers.taps import Tap, TapFilter
 
 ZONE = "base-1"
 
@@ -113,22 +113,30 @@ def test_an_antenna_with_a_card_is_polled_faster_than_an_empty_one() -> None:
     assert presence.period == presence.present_period < presence.empty_period
 
 
-def test_a_new_card_that_cannot_be_read_is_retried_then_reported_by_its_uid() -> None:
+def test_a_new_card_that_cannot_be_read_is_retried_at_every_poll() -> None:
     once = poll(Antenna([(0.0, 1.0, "A")], unreadable={0}), 1.5)
     assert [(r.kind, r.card) for r in once.reads] == [("arrived", "card-A"), ("left", None)]
     assert once.reads[0].at == once.polls[1]  # read at the second poll
-    never = poll(Antenna([(0.0, 1.0, "A")], unreadable={0, 1, 2, 3}), 1.5)
-    assert [(r.kind, r.card) for r in never.reads] == [("arrived", None), ("left", None)]
-    assert never.reads[0].at == never.polls[2]
+    often = poll(Antenna([(0.0, 1.0, "A")], unreadable={0, 1, 2, 3}), 1.5)
+    assert [(r.kind, r.card) for r in often.reads] == [("arrived", "card-A"), ("left", None)]
+    assert often.reads[0].at == often.polls[4]  # with its card id, when it could be read
 
 
 def test_a_card_swapped_for_an_unreadable_one_leaves_after_two_polls() -> None:
-    run = poll(Antenna([(0.0, 1.0, "A"), (1.0, 2.0, "B")], unreadable_uids={"B"}), 1.2)
+    antenna = Antenna([(0.0, 1.0, "A"), (1.0, 2.0, "B"), (2.0, 3.0, "C")])
+    antenna.unreadable_uids = {"B"}
+    run = poll(antenna, 2.5)
     arrived_a, left_a = run.reads[0], run.reads[1]
     assert (arrived_a.kind, left_a.kind, left_a.uid) == ("arrived", "left", "A")
     after = [t for t in run.polls if t >= 1.0]
     assert left_a.at == after[1]  # B answered twice without being read: A is gone
-    assert (run.reads[2].kind, run.reads[2].uid, run.reads[2].at) == ("arrived", "B", after[2])
+    # B is not reported while it cannot be read; once C lies in its place, B was there.
+    assert [(r.kind, r.uid, r.card) for r in run.reads[2:]] == [
+        ("arrived", "B", None),
+        ("left", "B", None),
+        ("arrived", "C", "card-C"),
+    ]
+    assert run.reads[2].at == min(t for t in run.polls if t >= 2.0)
 
 
 def test_a_card_swapped_away_while_it_was_read_is_not_lost() -> None:

@@ -5,11 +5,11 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.cards import Catalogue, load_catalogue
+from companion.catalogue.cards import Catalogue, load_catalogue
 from companion.rules import game as rules
 from companion.rules.power import evaluate
 from companion.rules.scoring import eligible_players, score_base
-from companion.table import Table
+from companion.rules.table import Table
 
 CATALOGUE = load_catalogue()
 PLAYERS = ("Ann", "Ben", "Cat", "Dan")

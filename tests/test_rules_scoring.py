@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from companion.cards import Catalogue
+from companion.catalogue.cards import Catalogue
 from companion.rules import game as rules
 from companion.rules.power import evaluate
 from companion.rules.scoring import rank, score_base, treasure_draft
-from companion.table import Table
+from companion.rules.table import Table
 
 
 def places(powers: dict[str, int], vp: tuple[int, int, int]) -> list[tuple[str, int, int]]:

@@ -15,17 +15,20 @@ from typing import Any
 
 import pytest
 
-from companion.readers import ReaderContext, ReaderError, TagRead, open_reader
-from companion.readers.serial_board import (
-    BoardChannel,
+from companion.hardware.readers.base import ReaderError, TagRead
+from companion.hardware.readers.board_protocol import (
     BoardError,
     ChannelStatus,
     HealthReport,
+    TagEvent,
+    decode_line,
+)
+from companion.hardware.readers.registry import ReaderContext, open_reader
+from companion.hardware.readers.serial_board import (
+    BoardChannel,
     SerialBoard,
     SerialPort,
-    TagEvent,
     backoff,
-    decode_line,
     open_serial,
 )
 

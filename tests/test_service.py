@@ -9,12 +9,13 @@ from typing import Any
 
 import pytest
 
-from companion.cards import Catalogue
-from companion.readers import MockReader, TagRead
-from companion.service import Change, TableService
-from companion.session import LiveGame
-from companion.store import EventStore
-from companion.tracker import Rejected
+from companion.catalogue.cards import Catalogue
+from companion.errors import Rejected
+from companion.hardware.readers.base import TagRead
+from companion.hardware.readers.mock import MockReader
+from companion.storage.session import LiveGame
+from companion.storage.store import EventStore
+from companion.table.service import Change, TableService
 from tests.tapes import HEADER
 
 

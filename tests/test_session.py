@@ -6,11 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from companion.cards import Catalogue
-from companion.errors import StoreError
-from companion.session import LiveGame
-from companion.store import EventStore
-from companion.tracker import Rejected
+from companion.catalogue.cards import Catalogue
+from companion.errors import Rejected, StoreError
+from companion.storage.session import LiveGame
+from companion.storage.store import EventStore
 from tests.tapes import HEADER, inp, tap
 
 

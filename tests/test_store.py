@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from companion.errors import StoreError
-from companion.store import APPLICATION_ID, Binding, EventStore, LogEntry
+from companion.storage.store import APPLICATION_ID, Binding, EventStore, LogEntry
 
 HEADER: dict[str, Any] = {
     "tape": 1,

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from companion.cli_table import open_table
-from companion.config import TableConfig
-from companion.readers.ntag_sim import NtagCard, Simulator
-from companion.readers.taps import CROSSTALK_WINDOW
-from companion.service import TableService
+from companion.cli.table import open_table
+from companion.hardware.config import TableConfig
+from companion.hardware.readers.ntag_sim import NtagCard, Simulator
+from companion.hardware.readers.taps import CROSSTALK_WINDOW
+from companion.table.service import TableService
 
 
 def eventually(check: Callable[[], bool], timeout: float = 4.0) -> None:

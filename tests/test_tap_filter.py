@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from companion.readers.base import TagRead
-from companion.readers.taps import Crosstalk, Ignored, Tap, TapFilter
+from companion.hardware.readers.base import TagRead
+from companion.hardware.readers.taps import Crosstalk, Ignored, Tap, TapFilter
 
 
 def arrive(zone: str, at: float, uid: str = "04AA") -> TagRead:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion.cards import Catalogue
+from companion.catalogue.cards import Catalogue
 from companion.errors import TapeError
 from tests.oops_tapes import answer, base_at, doc, inp, minion, prompts, run, tap, texts
 
@@ -318,7 +318,7 @@ def test_star_portal_draws_for_a_burial_there(catalogue: Catalogue) -> None:
 
 
 def test_every_card_that_buries_or_uncovers_has_a_scenario_here(catalogue: Catalogue) -> None:
-    from companion.table_effects import BuryEffect, DestroyEffect
+    from companion.catalogue.table_effects import BuryEffect, DestroyEffect
 
     kinds = (BuryEffect, DestroyEffect)
     cards = {c.id for c in catalogue if any(isinstance(e, kinds) for e in c.effects)}

@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from companion.cards import Catalogue, load_catalogue
+from companion.catalogue.cards import Catalogue, load_catalogue
+from companion.catalogue.table_effects import CountersEffect, MoveCountersEffect
 from companion.errors import TapeError
-from companion.table_effects import CountersEffect, MoveCountersEffect
 from tests import tapes
 from tests.oops_tapes import HEADER, answer, doc, inp, minion, prompts, run, tap
 

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from companion.cards import Catalogue
+from companion.catalogue.cards import Catalogue
 from companion.errors import TapeError
 from tests.tapes import doc, inp, run, tap
 

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from companion.cards import Catalogue
+from companion.catalogue.cards import Catalogue
 from companion.errors import TapeError
 from tests.oops_tapes import answer, base_at, doc, inp, minion, prompts, run, tap, texts
 
@@ -213,7 +213,7 @@ def test_heart_of_the_battle_before_a_base_scores(catalogue: Catalogue) -> None:
 
 
 def test_every_card_that_starts_a_duel_has_a_scenario_here(catalogue: Catalogue) -> None:
-    from companion.table_effects import DuelEffect
+    from companion.catalogue.table_effects import DuelEffect
 
     starting = {c.id for c in catalogue if any(isinstance(e, DuelEffect) for e in c.effects)}
     assert starting == {

@@ -10,14 +10,16 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.cards import load_catalogue
-from companion.document import state_document
+from companion.catalogue.cards import load_catalogue
+from companion.errors import Rejected
 from companion.rules.power import evaluate
-from companion.session import LiveGame
-from companion.simulate import random_header, random_lines
-from companion.store import EventStore
-from companion.tape import parse_header
-from companion.tracker import Game, Rejected, TrackerState
+from companion.simulation.plausible import random_header, random_lines
+from companion.storage.session import LiveGame
+from companion.storage.store import EventStore
+from companion.tape.lines import parse_header
+from companion.tracker.document import state_document
+from companion.tracker.game import Game
+from companion.tracker.state import TrackerState
 
 CATALOGUE = load_catalogue()
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -6,10 +6,9 @@ from dataclasses import replace
 
 import pytest
 
-from companion.cards import Catalogue
-from companion.document import state_document
-from companion.errors import TapeError
-from companion.tracker import Rejected
+from companion.catalogue.cards import Catalogue
+from companion.errors import Rejected, TapeError
+from companion.tracker.document import state_document
 from tests.tapes import HEADER, doc, inp, run, tap
 
 TREEHOUSE = [tap("B1", "base-1"), tap("H1", "base-1"), tap("H2", "base-1")]

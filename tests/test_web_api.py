@@ -13,10 +13,10 @@ import pytest
 from flask.testing import FlaskClient
 from werkzeug.serving import make_server
 
-from companion.service import TableService
+from companion.table.service import TableService
+from companion.web.app import TOKEN_HEADER, create_app
 from tests.conftest import AUTH, TOKEN
 from tests.tapes import HEADER
-from web import TOKEN_HEADER, create_app
 
 
 def post_input(client: FlaskClient, line: dict[str, Any], version: int, **headers: str) -> Any:

@@ -11,14 +11,14 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
-from companion.cards import Catalogue
-from companion.service import TableService
-from companion.session import LiveGame
-from companion.store import EventStore
+from companion.catalogue.cards import Catalogue
+from companion.storage.session import LiveGame
+from companion.storage.store import EventStore
+from companion.table.demo import DemoPlayer, demo_header
+from companion.table.service import TableService
+from companion.web import server
+from companion.web.server import Dashboard
 from tests.conftest import TOKEN
-from web import server
-from web.demo import DemoPlayer, demo_header
-from web.server import Dashboard
 
 
 def eventually(check: Callable[[], bool], timeout: float = 10.0) -> None:

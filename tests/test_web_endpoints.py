@@ -9,10 +9,11 @@ from pathlib import Path
 import pytest
 from flask.testing import FlaskClient
 
-from companion.service import TableService
+from companion.table.demo import DemoPlayer
+from companion.table.service import TableService
+from companion.web.app import create_app
+from companion.web.tokens import load_or_create_token
 from tests.conftest import AUTH, TOKEN
-from web import create_app, load_or_create_token
-from web.demo import DemoPlayer
 
 PLAYERS = [
     {"name": "Ann", "colour": "#E53935", "factions": ["munchkin/orcs", "core/ninjas"]},

@@ -13,9 +13,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from companion.cards import Catalogue
+from companion.catalogue.cards import Catalogue
+from companion.table.virtual import VirtualTable
 from tests.browser import LiveTable
-from web.virtual import VirtualTable
 
 SECONDS = float(os.environ.get("COMPANION_LOAD_SECONDS", "60"))
 CLIENTS = 20

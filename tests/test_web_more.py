@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 from flask.testing import FlaskClient
 
-from companion.cli_table import open_table
-from companion.config import TableConfig
-from companion.service import TableService
+from companion.cli.table import open_table
+from companion.hardware.config import TableConfig
+from companion.table.service import TableService
+from companion.web.app import create_app
 from tests.conftest import AUTH, TOKEN
-from web import create_app
 
 PLAYERS = [
     {"name": "Ann", "colour": "#e53935", "factions": ["munchkin/orcs", "core/ninjas"]},

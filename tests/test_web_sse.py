@@ -14,11 +14,11 @@ import pytest
 from flask import Flask
 from werkzeug.serving import make_server
 
-from companion.service import TableService
+from companion.table.service import TableService
+from companion.web.app import create_app
+from companion.web.stream import events
+from companion.web.table import EXTENSION, Table
 from tests.conftest import AUTH, TOKEN
-from web import create_app
-from web.stream import events
-from web.table import EXTENSION, Table
 
 PLAYERS = [
     {"name": "Ann", "colour": "#e53935", "factions": ["munchkin/orcs", "core/ninjas"]},

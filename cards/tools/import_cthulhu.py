@@ -15,7 +15,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from companion.cards import slug
+from companion.catalogue.cards import slug
 
 CLASSES = {
     "Cultists": "Cultist",

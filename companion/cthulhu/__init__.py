@@ -1,2 +1,1 @@
-"""Munchkin Cthulhu: its catalogue, a pure rules core, the tracker's reducer and its state
-document (the Munchkin Cthulhu section of ``shared/spec/tape-v1.md``)."""
+"""Munchkin Cthulhu: its pure rules, its tracker and its state document."""

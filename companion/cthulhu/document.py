@@ -3,15 +3,23 @@ carried but not in use and why, both sides of a combat and the margin, who still
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
+from companion.catalogue.cthulhu import CthulhuCatalogue
 from companion.cthulhu import rules
-from companion.cthulhu.cards import CthulhuCatalogue
 from companion.cthulhu.rules import Combat, MCTable
-from companion.cthulhu.tracker import MCState
+from companion.cthulhu.state import MCState
+from companion.tape.documents import (
+    CombatDocument,
+    CthulhuDocument,
+    CthulhuPlayerDocument,
+    LastCombatDocument,
+    RunningDocument,
+)
 
 
-def state_document(state: MCState, cards: CthulhuCatalogue) -> dict[str, Any]:
+def state_document(state: MCState, cards: CthulhuCatalogue) -> CthulhuDocument:
     table = state.table
     return {
         "game": state.header.game,
@@ -29,7 +37,7 @@ def state_document(state: MCState, cards: CthulhuCatalogue) -> dict[str, Any]:
     }
 
 
-def _player(table: MCTable, name: str, cards: CthulhuCatalogue) -> dict[str, Any]:
+def _player(table: MCTable, name: str, cards: CthulhuCatalogue) -> CthulhuPlayerDocument:
     player = table.player(name)
     uses = rules.gear(player, cards)
     return {
@@ -54,7 +62,7 @@ def _player(table: MCTable, name: str, cards: CthulhuCatalogue) -> dict[str, Any
     }
 
 
-def _combat(table: MCTable, combat: Combat, cards: CthulhuCatalogue) -> dict[str, Any]:
+def _combat(table: MCTable, combat: Combat, cards: CthulhuCatalogue) -> CombatDocument:
     ours = rules.players_strength(table, combat, cards)
     theirs = rules.monsters_strength(table, combat, cards)
     return {
@@ -83,7 +91,7 @@ def _combat(table: MCTable, combat: Combat, cards: CthulhuCatalogue) -> dict[str
     }
 
 
-def _last(table: MCTable) -> dict[str, Any] | None:
+def _last(table: MCTable) -> LastCombatDocument | None:
     last = table.last_combat
     if last is None:
         return None
@@ -96,7 +104,7 @@ def _last(table: MCTable) -> dict[str, Any] | None:
     }
 
 
-def _running(table: MCTable, cards: CthulhuCatalogue) -> dict[str, Any] | None:
+def _running(table: MCTable, cards: CthulhuCatalogue) -> RunningDocument | None:
     escape = table.escape
     if escape is None:
         return None
@@ -109,7 +117,7 @@ def _running(table: MCTable, cards: CthulhuCatalogue) -> dict[str, Any] | None:
     }
 
 
-def render_text(document: dict[str, Any], cards: CthulhuCatalogue) -> str:
+def render_text(document: Mapping[str, Any], cards: CthulhuCatalogue) -> str:
     """The Munchkin Cthulhu table for a terminal."""
 
     def name(card_id: str) -> str:

@@ -4,18 +4,18 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
-from typing import Any
 
-from companion.cards import Catalogue
+from companion.catalogue.cards import Catalogue
 from companion.cthulhu import rules
 from companion.cthulhu.rules import RulesError
-from companion.cthulhu.tracker import MCOutcome, MCState, _changed, _event, _rules, _signed, step
-from companion.prompts import DISMISS
-from companion.tape import TagBinding
-from companion.tracker.state import Rejected
+from companion.cthulhu.state import MCOutcome, MCState, changed, checked, event, signed
+from companion.errors import Rejected
+from companion.tape.documents import Line, as_event
+from companion.tape.lines import TagBinding
+from companion.tape.prompts import DISMISS
 
 
-def _player(state: MCState, line: dict[str, Any]) -> str:
+def _player(state: MCState, line: Line) -> str:
     name = line.get("player")
     if name not in state.header.players:
         raise Rejected(
@@ -24,22 +24,22 @@ def _player(state: MCState, line: dict[str, Any]) -> str:
     return str(name)
 
 
-def _int(line: dict[str, Any], key: str, what: str) -> int:
+def _int(line: Line, key: str, what: str) -> int:
     value = line.get(key)
     if not isinstance(value, int) or isinstance(value, bool):
         raise Rejected(f'"{line.get("input")}" needs "{key}": {what}')
     return value
 
 
-def help_input(state: MCState, line: dict[str, Any], catalogue: Catalogue) -> MCOutcome:
+def help_input(state: MCState, line: Line, catalogue: Catalogue) -> MCOutcome:
     name = _player(state, line)
-    table = _rules(lambda: rules.help_fight(state.table, name))
-    return _changed(state, table, _event("help", f"{name} helps", player=name))
+    table = checked(lambda: rules.help_fight(state.table, name))
+    return changed(state, table, event("help", f"{name} helps", player=name))
 
 
-def resolve_input(state: MCState, line: dict[str, Any], catalogue: Catalogue) -> MCOutcome:
+def resolve_input(state: MCState, line: Line, catalogue: Catalogue) -> MCOutcome:
     cards = catalogue.cthulhu
-    table = _rules(lambda: rules.resolve(state.table, cards))
+    table = checked(lambda: rules.resolve(state.table, cards))
     result = table.last_combat
     assert result is not None
     if result.won:
@@ -49,14 +49,14 @@ def resolve_input(state: MCState, line: dict[str, Any], catalogue: Catalogue) ->
     else:
         fled = (result.fighter,) + ((result.helper,) if result.helper else ())
         text = f"{' and '.join(fled)} must run away"
-    return _changed(
+    return changed(
         state,
         table,
-        _event("resolved", text, won=result.won, levels=result.levels, treasures=result.treasures),
+        event("resolved", text, won=result.won, levels=result.levels, treasures=result.treasures),
     )
 
 
-def run_away_input(state: MCState, line: dict[str, Any], catalogue: Catalogue) -> MCOutcome:
+def run_away_input(state: MCState, line: Line, catalogue: Catalogue) -> MCOutcome:
     cards = catalogue.cthulhu
     name = _player(state, line)
     roll = _int(line, "roll", "the die roll, 1 to 6")
@@ -67,35 +67,35 @@ def run_away_input(state: MCState, line: dict[str, Any], catalogue: Catalogue) -
     text = f"{name} rolled {roll}: " + (
         "escaped" if escaped else "caught: Bad Stuff (resolve it by hand)"
     )
-    return _changed(
+    return changed(
         state,
         rules.rolled(state.table, name),
-        _event("ran", text, player=name, roll=roll, escaped=escaped),
+        event("ran", text, player=name, roll=roll, escaped=escaped),
     )
 
 
-def level_input(state: MCState, line: dict[str, Any], catalogue: Catalogue) -> MCOutcome:
+def level_input(state: MCState, line: Line, catalogue: Catalogue) -> MCOutcome:
     name = _player(state, line)
     delta = _int(line, "delta", "a whole number of Levels (may be negative)")
     table = rules.change_level(state.table, name, delta)
-    return _changed(
-        state, table, _event("level", f"{name} {_signed(delta)} Level", player=name, delta=delta)
+    return changed(
+        state, table, event("level", f"{name} {signed(delta)} Level", player=name, delta=delta)
     )
 
 
-def sell_input(state: MCState, line: dict[str, Any], catalogue: Catalogue) -> MCOutcome:
+def sell_input(state: MCState, line: Line, catalogue: Catalogue) -> MCOutcome:
     cards = catalogue.cthulhu
     name = _player(state, line)
     tags = line.get("tags")
     if not isinstance(tags, list) or not tags or not all(isinstance(t, str) for t in tags):
         raise Rejected('"sell" needs "tags": the uids of the items sold')
     before = state.table.player(name).level
-    table = _rules(lambda: rules.sell(state.table, name, [t.upper() for t in tags], cards))
+    table = checked(lambda: rules.sell(state.table, name, [t.upper() for t in tags], cards))
     gained = table.player(name).level - before
-    return _changed(
+    return changed(
         state,
         table,
-        _event(
+        event(
             "sold",
             f"{name} sold {len(tags)} item(s): +{gained} Level(s)",
             player=name,
@@ -104,13 +104,13 @@ def sell_input(state: MCState, line: dict[str, Any], catalogue: Catalogue) -> MC
     )
 
 
-def end_turn_input(state: MCState, line: dict[str, Any], catalogue: Catalogue) -> MCOutcome:
+def end_turn_input(state: MCState, line: Line, catalogue: Catalogue) -> MCOutcome:
     player = state.table.current_player
-    table = _rules(lambda: rules.end_turn(state.table))
-    return _changed(
+    table = checked(lambda: rules.end_turn(state.table))
+    return changed(
         state,
         table,
-        _event(
+        event(
             "turn-ended",
             f"{player}'s turn ended; {table.current_player} to play",
             player=player,
@@ -119,7 +119,9 @@ def end_turn_input(state: MCState, line: dict[str, Any], catalogue: Catalogue) -
     )
 
 
-def answer_input(state: MCState, line: dict[str, Any], catalogue: Catalogue) -> MCOutcome:
+def choose(state: MCState, line: Line) -> tuple[MCState, Line | None, MCOutcome]:
+    """The prompt answered: the state without it, the chosen option's line to apply next
+    (``None`` when it was dismissed), and the outcome of answering alone."""
     wanted, choice = line.get("prompt"), line.get("option")
     prompt = next((p for p in state.prompts if p.id == wanted), None)
     if prompt is None:
@@ -129,33 +131,33 @@ def answer_input(state: MCState, line: dict[str, Any], catalogue: Catalogue) -> 
     cleared = replace(state, prompts=tuple(p for p in state.prompts if p.id != wanted))
     chosen = prompt.options[choice].line
     if chosen == DISMISS:
-        return MCOutcome(cleared, ({"event": "answered", "prompt": wanted, "option": choice},))
-    return step(cleared, dict(chosen), catalogue)
+        answered = (as_event({"event": "answered", "prompt": wanted, "option": choice}),)
+        return cleared, None, MCOutcome(cleared, answered)
+    return cleared, chosen.copy(), MCOutcome(cleared)
 
 
-def bind_input(state: MCState, line: dict[str, Any], catalogue: Catalogue) -> MCOutcome:
+def bind_input(state: MCState, line: Line, catalogue: Catalogue) -> MCOutcome:
     cards = catalogue.cthulhu
     tag, card = line.get("tag"), line.get("card")
     if not isinstance(tag, str) or card not in cards:
         raise Rejected('"bind" needs "tag" and "card" (a Munchkin Cthulhu card id)')
     header = state.header.with_binding(tag.upper(), TagBinding(str(card)))
     return MCOutcome(
-        replace(state, header=header), ({"event": "bound", "tag": tag.upper(), "card": card},)
+        replace(state, header=header), ({"event": "bound", "tag": tag.upper(), "card": str(card)},)
     )
 
 
-def dismiss_input(state: MCState, line: dict[str, Any], catalogue: Catalogue) -> MCOutcome:
+def dismiss_input(state: MCState, line: Line, catalogue: Catalogue) -> MCOutcome:
     return MCOutcome(state)
 
 
-INPUTS: dict[str, Callable[[MCState, dict[str, Any], Catalogue], MCOutcome]] = {
+INPUTS: dict[str, Callable[[MCState, Line, Catalogue], MCOutcome]] = {
     "help": help_input,
     "resolve": resolve_input,
     "run-away": run_away_input,
     "level": level_input,
     "sell": sell_input,
     "end-turn": end_turn_input,
-    "answer": answer_input,
     "dismiss": dismiss_input,
     "bind": bind_input,
 }

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Final
 
-from companion.cthulhu.cards import CthulhuCatalogue, MCCard
+from companion.catalogue.cthulhu import CthulhuCatalogue, MCCard, Modifier
 from companion.errors import CompanionError
 
 MAX_LEVEL: Final = 10
@@ -215,10 +215,7 @@ def foe_strength(table: MCTable, combat: Combat, foe: Foe, catalogue: CthulhuCat
     return total
 
 
-def _applies(modifier: object, player: Player, catalogue: CthulhuCatalogue) -> bool:
-    from companion.cthulhu.cards import Modifier
-
-    assert isinstance(modifier, Modifier)
+def _applies(modifier: Modifier, player: Player, catalogue: CthulhuCatalogue) -> bool:
     if modifier.vs_sex is not None:
         return player.sex == modifier.vs_sex
     return bool(modifier.vs_class) and bool(set(modifier.vs_class) & class_names(player, catalogue))

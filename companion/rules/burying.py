@@ -18,7 +18,7 @@ from collections import Counter
 from dataclasses import replace
 
 from companion.rules.game import IllegalPlayError, release_buried, where_is
-from companion.table import MADNESS, Attached, Base, Buried, Table
+from companion.rules.table import MADNESS, Attached, Base, Buried, Table
 
 
 def bury(table: Table, zone: str, card: Buried) -> tuple[Table, tuple[Attached, ...]]:

@@ -6,7 +6,7 @@ part of the :class:`~companion.table.Minion` that leaves)."""
 from __future__ import annotations
 
 from companion.rules.game import IllegalPlayError, add_counters
-from companion.table import Table
+from companion.rules.table import Table
 
 
 def move_counters(table: Table, origin: str, target: str, count: int = 1) -> Table:

@@ -12,10 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from companion.cards import Catalogue
+from companion.catalogue.cards import Catalogue
 from companion.rules.game import IllegalPlayError
 from companion.rules.power import evaluate
-from companion.table import Table
+from companion.rules.table import Table
 
 Side = Literal["challenger", "challenged"]
 Status = Literal["open", "resolved", "stopped"]

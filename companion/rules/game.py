@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from companion.cards import Catalogue
-from companion.effects import VpEffect
+from companion.catalogue.cards import Catalogue
+from companion.catalogue.effects import VpEffect
 from companion.errors import CompanionError
 from companion.rules.power import evaluate
 from companion.rules.scoring import ScoringResult, score_base
 from companion.rules.sources import Source, active, base_sources, matches
-from companion.table import MADNESS, Attached, Base, Buried, Minion, Table, Temporary
+from companion.rules.table import MADNESS, Attached, Base, Buried, Minion, Table, Temporary
 
 WINNING_VP = 15
 

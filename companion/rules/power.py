@@ -4,29 +4,15 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
-from companion.cards import Catalogue
-from companion.effects import (
-    BreakpointEffect,
-    HookEffect,
-    NoCountEffect,
-    PlayerPowerEffect,
-    PowerEffect,
-)
-from companion.rules import hooks
-from companion.rules.sources import Source, active, in_scope, multiplier, sources
-from companion.table import Table
-
-
-@dataclass
-class Modifiers:
-    """What the effects in play add up to, before the floors at 0 are applied."""
-
-    minion: defaultdict[str, int] = field(default_factory=lambda: defaultdict(int))
-    breakpoint: defaultdict[str, int] = field(default_factory=lambda: defaultdict(int))
-    player: defaultdict[tuple[str, str], int] = field(default_factory=lambda: defaultdict(int))
-    not_counted: set[str] = field(default_factory=set)
+from companion.catalogue.cards import Catalogue
+from companion.rules.hooks import HOOKS
+from companion.rules.modifiers import Modifiers
+from companion.rules.modifiers import apply_effect as apply_effect
+from companion.rules.modifiers import cancel_abilities as cancel_abilities
+from companion.rules.sources import sources
+from companion.rules.table import Table
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,60 +59,8 @@ def collect(table: Table, catalogue: Catalogue) -> Modifiers:
     """Add up every power, breakpoint and counting effect in play."""
     mods = Modifiers()
     for source in sources(table, catalogue):
-        apply_effect(table, catalogue, source, mods)
+        apply_effect(table, catalogue, source, mods, HOOKS)
     return mods
-
-
-def cancel_abilities(
-    table: Table,
-    catalogue: Catalogue,
-    card_id: str,
-    zone: str,
-    tag: str | None,
-    controller: str | None,
-    mods: Modifiers,
-) -> None:
-    """Take back what one card's own ongoing effects add (its abilities are cancelled).
-    One-turn effects already given are not taken back."""
-    card = catalogue[card_id]
-    cancelled = Modifiers()
-    for index, effect in enumerate(card.effects):
-        if getattr(effect, "duration", "ongoing") == "turn":
-            continue
-        apply_effect(
-            table, catalogue, Source(card, index, effect, controller, zone, tag), cancelled
-        )
-    for minion_tag, amount in cancelled.minion.items():
-        mods.minion[minion_tag] -= amount
-    for base_zone, amount in cancelled.breakpoint.items():
-        mods.breakpoint[base_zone] -= amount
-    for key, amount in cancelled.player.items():
-        mods.player[key] -= amount
-
-
-def apply_effect(table: Table, catalogue: Catalogue, source: Source, mods: Modifiers) -> None:
-    """Add what one effect in play gives to power, breakpoints and player power."""
-    effect = source.effect
-    if isinstance(effect, HookEffect):
-        hooks.run(effect.name, table, catalogue, source, mods)
-        return
-    if isinstance(effect, NoCountEffect):
-        for minion in in_scope(table, catalogue, source, effect.scope, effect.filter):
-            mods.not_counted.add(minion.tag)
-        return
-    if not isinstance(effect, PowerEffect | BreakpointEffect | PlayerPowerEffect):
-        return  # scoring, treasure and VP effects act when a base scores or a card moves
-    if not active(table, catalogue, source, effect.when):
-        return
-    amount = effect.amount * multiplier(table, catalogue, source, effect.per)
-    if isinstance(effect, PowerEffect):
-        for minion in in_scope(table, catalogue, source, effect.scope, effect.filter):
-            mods.minion[minion.tag] += amount
-    elif isinstance(effect, BreakpointEffect):
-        if source.zone is not None:
-            mods.breakpoint[source.zone] += amount
-    elif source.zone is not None and source.controller is not None:
-        mods.player[(source.zone, source.controller)] += amount
 
 
 def evaluate(table: Table, catalogue: Catalogue) -> TableView:

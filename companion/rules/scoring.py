@@ -5,13 +5,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property
-from typing import Any
 
-from companion.cards import Catalogue
-from companion.effects import ScoreEffect, TreasureEffect, VpEffect
+from companion.catalogue.cards import Catalogue
+from companion.catalogue.effects import ScoreEffect, TreasureEffect, VpEffect
 from companion.rules.power import BaseView, TableView, evaluate
 from companion.rules.sources import Source, active, base_sources, multiplier
-from companion.table import Table
+from companion.rules.table import Table
+from companion.tape.documents import ScoringDocument
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,7 +34,7 @@ class ScoringResult:
         return sum(p.vp for p in self.ranking if p.player == player)
 
     @cached_property
-    def document(self) -> dict[str, Any]:
+    def document(self) -> ScoringDocument:
         """Its entry in the state document's ``scorings``, built once (a night's list grows,
         and a tap must not cost more for it); treat it as read-only."""
         return {

@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from companion.cards import Card, Catalogue
-from companion.effect_terms import Condition, Count, Filter, Scope
-from companion.effects import Effect
-from companion.table import Attached, Base, Minion, Table
+from companion.catalogue.cards import Card, Catalogue
+from companion.catalogue.effect_terms import Condition, Count, Filter, Scope
+from companion.catalogue.effects import Effect
+from companion.rules.table import Attached, Base, Minion, Table
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,10 +1,5 @@
 """The tracker: turns taps and tablet inputs into game events, prompts and a new state.
 
-:func:`step` is a pure reducer over tape event lines; :class:`Game` adds undo on top.
+:func:`companion.tracker.step.step` is a pure reducer over tape event lines;
+:class:`companion.tracker.game.Game` adds undo on top and picks the game's reducer.
 """
-
-from companion.tracker.game import Game, replay_lines
-from companion.tracker.state import Outcome, Rejected, TrackerState, new_state
-from companion.tracker.step import step
-
-__all__ = ["Game", "Outcome", "Rejected", "TrackerState", "new_state", "replay_lines", "step"]

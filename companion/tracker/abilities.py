@@ -7,10 +7,10 @@ with what was applied at once and the prompts for what people choose.
 
 from __future__ import annotations
 
-from companion.cards import Card, Catalogue
-from companion.prompts import Option
+from companion.catalogue.cards import Card, Catalogue
+from companion.catalogue.table_effects import BuryEffect, DestroyEffect
 from companion.rules.power import evaluate
-from companion.table_effects import BuryEffect, DestroyEffect
+from companion.tape.prompts import Option
 from companion.tracker import burying, counters, duels
 from companion.tracker.common import ask, merge
 from companion.tracker.state import Outcome, TrackerState

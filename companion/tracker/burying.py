@@ -15,17 +15,18 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
 
-from companion.cards import Card, Catalogue
+from companion.catalogue.cards import Card, Catalogue
+from companion.catalogue.table_effects import BuryEffect
 from companion.errors import CompanionError
-from companion.prompts import Option
 from companion.rules import burying as rules
 from companion.rules.game import add_madness, where_is
-from companion.table import MADNESS, Buried
-from companion.table_effects import BuryEffect
-from companion.tape import TagBinding
+from companion.rules.table import MADNESS, Buried
+from companion.tape.documents import Event, Line
+from companion.tape.lines import TagBinding
+from companion.tape.prompts import Option
 from companion.tracker.common import (
+    Play,
     ask,
     binding,
     event,
@@ -55,7 +56,7 @@ def reburies_after_scoring(card: Card) -> bool:
     return any(e.what == "this" and e.on == "base-scored" for e in bury_effects(card))
 
 
-def bury_input(state: TrackerState, line: dict[str, Any], catalogue: Catalogue) -> Outcome:
+def bury_input(state: TrackerState, line: Line, catalogue: Catalogue) -> Outcome:
     zone = need(line, "zone", str, "the zone of the base to bury it at")
     if state.table.base_at(zone) is None:
         raise Rejected(f"there is no base at {zone} to bury a card at")
@@ -99,7 +100,7 @@ def bury_card(
     owners = owner_candidates(state, card, bound)
     owner = owners[0] if len(owners) == 1 else None
     controller = player or owner or state.table.current_player
-    events: list[dict[str, Any]] = []
+    events: list[Event] = []
     if tag in state.uncovered:
         events.append(note(f"{card.name} was uncovered this turn: it may not be reburied at once"))
     was = where_is(state.table, tag)
@@ -132,21 +133,21 @@ def bury_next_tap(
     return bury_card(cleared, uid, zone, card, bound, armed.player, catalogue)
 
 
-def uncover_input(state: TrackerState, line: dict[str, Any], catalogue: Catalogue) -> Outcome:
+def uncover_input(state: TrackerState, line: Line, catalogue: Catalogue, play: Play) -> Outcome:
     tag = str(need(line, "tag", str, "the tag of a buried card")).upper()
     found = rules.find_buried(state.table, tag)
     if found is None:
         raise Rejected(f"{tag} is not buried")
-    return uncover(state, tag, catalogue)
+    return uncover(state, tag, catalogue, play)
 
 
-def uncover(state: TrackerState, tag: str, catalogue: Catalogue) -> Outcome:
-    """Turn a buried card face up and play it at its base as an extra card (or discard it)."""
-    from companion.tracker.taps import play  # the tap rules play it, as from a hand
+def uncover(state: TrackerState, tag: str, catalogue: Catalogue, play: Play) -> Outcome:
+    """Turn a buried card face up and play it at its base as an extra card (or discard it):
+    ``play`` is the tap rules', as from a hand."""
 
     table, base, buried = rules.uncover(state.table, tag)
     player = buried.controller
-    events: list[dict[str, Any]] = []
+    events: list[Event] = []
     uncovering = state.uncovering
     if uncovering.granted(player) > 0:
         uncovering = uncovering.with_grant(player, -1)

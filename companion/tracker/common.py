@@ -2,20 +2,46 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
-from typing import Any
+from typing import Any, Protocol
 
-from companion.cards import Card, Catalogue
-from companion.prompts import DISMISS, Option, Prompt, PromptKind
-from companion.tape import TagBinding
+from companion.catalogue.cards import Card, Catalogue
+from companion.tape.documents import Event, Line, as_event
+from companion.tape.lines import TagBinding
+from companion.tape.prompts import DISMISS, Option, Prompt, PromptKind
 from companion.tracker.state import Outcome, Rejected, TrackerState
 
 
-def event(name: str, **fields: Any) -> dict[str, Any]:
-    return {"event": name, **fields}
+class Play(Protocol):
+    """Playing a card at a base (:func:`companion.tracker.taps.play`), handed down to the
+    handlers that play cards themselves (uncovered cards, dueling actions), so that those
+    modules need not import the tap rules that import them."""
+
+    def __call__(
+        self,
+        state: TrackerState,
+        uid: str,
+        zone: str,
+        card: Card,
+        bound: TagBinding,
+        catalogue: Catalogue,
+        *,
+        extra: bool,
+        controller: str | None = None,
+        uncovering: bool = False,
+    ) -> Outcome: ...
 
 
-def note(text: str) -> dict[str, Any]:
+Discard = Callable[[TrackerState, str, Card, Catalogue], Outcome]
+"""A card leaving play to the discard pile (:func:`companion.tracker.taps.discard`)."""
+
+
+def event(name: str, **fields: Any) -> Event:
+    return as_event({"event": name, **fields})
+
+
+def note(text: str) -> Event:
     return {"event": "note", "text": text}
 
 
@@ -33,7 +59,7 @@ def ask(
     ``left``: how many answers it takes (``None``: any number until Ignore)."""
     if not any(option.line == DISMISS for option in options):
         label = "Ignore" if left == 1 else "Done"
-        options = [*options, Option(label, dict(DISMISS))]
+        options = [*options, Option(label, DISMISS.copy())]
     prompt = Prompt(state.next_prompt, kind, message, tuple(options), tag, zone, left)
     updated = replace(state, prompts=(*state.prompts, prompt), next_prompt=state.next_prompt + 1)
     return Outcome(updated, (event("prompt", id=prompt.id, kind=kind, message=message),))
@@ -61,14 +87,14 @@ def owner_candidates(state: TrackerState, card: Card, bound: TagBinding) -> list
     return [p for p in players if card.faction in state.header.factions.get(p, ())]
 
 
-def need(line: dict[str, Any], key: str, kind: type, what: str) -> Any:
+def need(line: Line, key: str, kind: type, what: str) -> Any:
     value = line.get(key)
     if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
         raise Rejected(f'"{line.get("input", "tap")}" needs "{key}": {what}')
     return value
 
 
-def need_player(state: TrackerState, line: dict[str, Any], key: str = "player") -> str:
+def need_player(state: TrackerState, line: Line, key: str = "player") -> str:
     player = need(line, key, str, "a player's name")
     if player not in state.header.players:
         players = ", ".join(state.header.players)

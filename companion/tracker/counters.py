@@ -10,18 +10,19 @@ counter. ``move-counters`` prompts (from, to) pairs. Inputs: ``counter`` (``tag`
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any
 
-from companion.cards import Card, Catalogue
-from companion.effect_terms import Filter, Scope
+from companion.catalogue.cards import Card, Catalogue
+from companion.catalogue.effect_terms import Filter, Scope
+from companion.catalogue.table_effects import CountersEffect, MoveCountersEffect
 from companion.errors import CompanionError
-from companion.prompts import Option
 from companion.rules import game as rules
 from companion.rules.counters import move_counters
 from companion.rules.power import evaluate
 from companion.rules.sources import Source, active, in_scope, matches
-from companion.table import Minion
-from companion.table_effects import CountersEffect, MoveCountersEffect
+from companion.rules.table import Minion
+from companion.tape.documents import Line
+from companion.tape.prompts import Option
+from companion.tracker.burying import bury_effects, grant
 from companion.tracker.common import ask, event, merge, need, note
 from companion.tracker.state import Outcome, Rejected, TrackerState
 
@@ -264,7 +265,7 @@ def _watchers(
     return found
 
 
-def counter_input(state: TrackerState, line: dict[str, Any], catalogue: Catalogue) -> Outcome:
+def counter_input(state: TrackerState, line: Line, catalogue: Catalogue) -> Outcome:
     tag = str(need(line, "tag", str, "a tag uid")).upper()
     delta = need(line, "delta", int, "a whole number of counters (may be negative)")
     if state.table.locate(tag) is None:
@@ -273,7 +274,7 @@ def counter_input(state: TrackerState, line: dict[str, Any], catalogue: Catalogu
     return Outcome(replace(state, table=table), (event("counters", tag=tag, delta=delta),), True)
 
 
-def move_input(state: TrackerState, line: dict[str, Any], catalogue: Catalogue) -> Outcome:
+def move_input(state: TrackerState, line: Line, catalogue: Catalogue) -> Outcome:
     origin = str(need(line, "from", str, "the tag of the minion giving counters")).upper()
     target = str(need(line, "to", str, "the tag of the minion taking them")).upper()
     count = line.get("count", 1)
@@ -287,7 +288,7 @@ def move_input(state: TrackerState, line: dict[str, Any], catalogue: Catalogue) 
     return Outcome(replace(state, table=table), (moved,), True)
 
 
-def talent_input(state: TrackerState, line: dict[str, Any], catalogue: Catalogue) -> Outcome:
+def talent_input(state: TrackerState, line: Line, catalogue: Catalogue) -> Outcome:
     """The controller uses a minion's Talent: its talent abilities act (counters, burying)."""
     tag = str(need(line, "tag", str, "the tag of the minion using its Talent")).upper()
     found = state.table.locate(tag)
@@ -301,8 +302,6 @@ def talent_input(state: TrackerState, line: dict[str, Any], catalogue: Catalogue
         used = merge(used, Outcome(used.state, (note(f"{card.name} already used its Talent"),)))
     trigger = Trigger(card, tag, minion.controller, base.zone)
     outcome = merge(used, fire(used.state, trigger, "talent", catalogue))
-    from companion.tracker.burying import bury_effects, grant
-
     for effect in bury_effects(card):
         if effect.on == "talent" and minion.controller is not None:
             outcome = merge(

@@ -15,19 +15,21 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
 
-from companion.cards import Card, Catalogue
+from companion.catalogue.cards import Card, Catalogue
+from companion.catalogue.table_effects import DuelEffect
 from companion.errors import CompanionError
-from companion.prompts import Option
 from companion.rules import duels as rules
 from companion.rules.game import add_temporary
 from companion.rules.power import evaluate
-from companion.table import Temporary
-from companion.table_effects import DuelEffect
-from companion.tape import TagBinding
+from companion.rules.table import Temporary
+from companion.tape.documents import Line
+from companion.tape.lines import TagBinding
+from companion.tape.prompts import Option
 from companion.tracker import counters
 from companion.tracker.common import (
+    Discard,
+    Play,
     ask,
     binding,
     event,
@@ -52,7 +54,7 @@ def boost_index(card: Card) -> int | None:
     return effect.boost if effect is not None else None
 
 
-def open_input(state: TrackerState, line: dict[str, Any], catalogue: Catalogue) -> Outcome:
+def open_input(state: TrackerState, line: Line, catalogue: Catalogue) -> Outcome:
     challenger = str(need(line, "challenger", str, "the challenging minion's tag")).upper()
     challenged = str(need(line, "challenged", str, "the challenged minion's tag")).upper()
     card = line.get("card")
@@ -95,7 +97,7 @@ def _pinkertons(state: TrackerState, catalogue: Catalogue) -> Outcome:
     return outcome
 
 
-def card_input(state: TrackerState, line: dict[str, Any], catalogue: Catalogue) -> Outcome:
+def card_input(state: TrackerState, line: Line, catalogue: Catalogue, play: Play) -> Outcome:
     tag = str(need(line, "tag", str, "the dueling card's tag")).upper()
     side = line.get("side")
     if side not in SIDES:
@@ -103,11 +105,17 @@ def card_input(state: TrackerState, line: dict[str, Any], catalogue: Catalogue) 
     bound = binding(state, tag)
     if bound is None:
         raise Rejected(f"tag {tag} is not enrolled")
-    return place(state, tag, catalogue[bound.card], bound, side, catalogue)
+    return place(state, tag, catalogue[bound.card], bound, side, catalogue, play)
 
 
 def tap(
-    state: TrackerState, uid: str, zone: str, card: Card, bound: TagBinding, catalogue: Catalogue
+    state: TrackerState,
+    uid: str,
+    zone: str,
+    card: Card,
+    bound: TagBinding,
+    catalogue: Catalogue,
+    play: Play,
 ) -> Outcome | None:
     """A tap at the open duel's base of a card not in play is a dueling card; else ``None``."""
     duel = state.duel
@@ -117,7 +125,7 @@ def tap(
     controllers = [_controller(state, tag) for tag in duel.minions]
     sides = [side for side, who in zip(SIDES, controllers, strict=True) if who in owners]
     if len(sides) == 1:
-        return place(state, uid, card, bound, sides[0], catalogue)
+        return place(state, uid, card, bound, sides[0], catalogue, play)
     options = [
         Option(f"{card.name} is the {side}'s", {"input": "dueling-card", "tag": uid, "side": side})
         for side in SIDES
@@ -131,9 +139,15 @@ def _controller(state: TrackerState, tag: str) -> str | None:
 
 
 def place(
-    state: TrackerState, uid: str, card: Card, bound: TagBinding, side: str, catalogue: Catalogue
+    state: TrackerState,
+    uid: str,
+    card: Card,
+    bound: TagBinding,
+    side: str,
+    catalogue: Catalogue,
+    play: Play,
 ) -> Outcome:
-    from companion.tracker.taps import play  # an action dueling card is played normally
+    """A dueling card placed for one side; an action is played normally (``play``)."""
 
     duel = state.duel
     if duel is None or not duel.is_open:
@@ -157,8 +171,9 @@ def place(
     )
 
 
-def resolve_input(state: TrackerState, line: dict[str, Any], catalogue: Catalogue) -> Outcome:
-    from companion.tracker.taps import discard
+def resolve_input(
+    state: TrackerState, line: Line, catalogue: Catalogue, discard: Discard
+) -> Outcome:
 
     duel = state.duel
     if duel is None or not duel.is_open:

@@ -6,9 +6,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from companion.cards import Catalogue
+from companion.catalogue.cards import Catalogue
+from companion.cthulhu import tracker as cthulhu
 from companion.errors import TapeError
-from companion.tape import Header, TapeLine
+from companion.tape.documents import Event, Line, as_line
+from companion.tape.lines import Header, TapeLine
 from companion.tracker.common import event
 from companion.tracker.state import Outcome, Rejected, TrackerState, new_state
 from companion.tracker.step import step
@@ -31,8 +33,6 @@ class Game:
         self.catalogue = catalogue
         self.cthulhu = header.game == "munchkin-cthulhu"
         if self.cthulhu:
-            from companion.cthulhu import tracker as cthulhu
-
             self.state: Any = cthulhu.new_state(header)
             self._step: Any = cthulhu.step
         else:
@@ -54,7 +54,7 @@ class Game:
             self._before.append(checkpoint.top)  # an undo popped it
         self.state = checkpoint.state
 
-    def apply(self, line: dict[str, Any]) -> Outcome:
+    def apply(self, line: Line) -> Outcome:
         """:raises Rejected: the line cannot be applied; nothing changed."""
         if line.get("input") == "undo":
             if not self._before:
@@ -72,7 +72,7 @@ class Game:
         return Outcome(self.state, events, outcome.changed)
 
 
-def _vp_changes(before: Any, after: Any, line: dict[str, Any]) -> tuple[dict[str, Any], ...]:
+def _vp_changes(before: Any, after: Any, line: Line) -> tuple[Event, ...]:
     """VP gained outside placings (on-play and leave-play abilities), said as events."""
     if line.get("input") == "award" or not isinstance(after, TrackerState):
         return ()
@@ -90,7 +90,7 @@ def replay_lines(header: Header, lines: Iterable[TapeLine], catalogue: Catalogue
     game = Game(header, catalogue)
     for line in lines:
         try:
-            game.apply(line.event)
+            game.apply(as_line(line.event))
         except Rejected as exc:
             raise TapeError(str(exc), line.number) from None
     return game

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
-from typing import Any
 
-from companion.cards import Catalogue
+from companion.catalogue.cards import Catalogue
 from companion.errors import CompanionError
-from companion.prompts import DISMISS, Option
 from companion.rules import game as rules
-from companion.table import Table, Temporary
-from companion.tape import TagBinding
+from companion.rules.table import Table, Temporary
+from companion.tape.documents import Event, Line
+from companion.tape.lines import TagBinding
+from companion.tape.prompts import DISMISS, Option
 from companion.tracker import abilities, burying, counters, duels
 from companion.tracker.common import (
     ask,
@@ -25,12 +25,12 @@ from companion.tracker.common import (
     owner_candidates,
 )
 from companion.tracker.state import Deal, Outcome, Rejected, TrackerState
-from companion.tracker.taps import discard, tap
+from companion.tracker.taps import discard, play, tap
 
-Handler = Callable[[TrackerState, dict[str, Any], Catalogue], Outcome]
+Handler = Callable[[TrackerState, Line, Catalogue], Outcome]
 
 
-def _changed(state: TrackerState, *events: dict[str, Any]) -> Outcome:
+def _changed(state: TrackerState, *events: Event) -> Outcome:
     return Outcome(state, events, True)
 
 
@@ -42,11 +42,11 @@ def _rules(action: Callable[[], Table]) -> Table:
         raise Rejected(str(exc)) from None
 
 
-def _tag(state: TrackerState, line: dict[str, Any], key: str = "tag") -> str:
+def _tag(state: TrackerState, line: Line, key: str = "tag") -> str:
     return str(need(line, key, str, "a tag uid")).upper()
 
 
-def score(state: TrackerState, line: dict[str, Any], catalogue: Catalogue) -> Outcome:
+def score(state: TrackerState, line: Line, catalogue: Catalogue) -> Outcome:
     zone = need(line, "zone", str, "the zone of the base to score")
     table = _rules(lambda: rules.choose_to_score(state.table, catalogue, zone))
     base = table.base_at(zone)
@@ -56,7 +56,7 @@ def score(state: TrackerState, line: dict[str, Any], catalogue: Catalogue) -> Ou
     return merge(opened, abilities.before_scoring(opened.state, zone, catalogue))
 
 
-def award(state: TrackerState, line: dict[str, Any], catalogue: Catalogue) -> Outcome:
+def award(state: TrackerState, line: Line, catalogue: Catalogue) -> Outcome:
     zone = state.table.scoring
     scored = state.table.base_at(zone) if zone is not None else None
     gone = scored.buried if scored is not None else ()
@@ -103,7 +103,7 @@ def award(state: TrackerState, line: dict[str, Any], catalogue: Catalogue) -> Ou
     return merge(outcome, counters.discarded(outcome.state, left, catalogue, destroyed=False))
 
 
-def dealt(state: TrackerState, line: dict[str, Any], catalogue: Catalogue) -> Outcome:
+def dealt(state: TrackerState, line: Line, catalogue: Catalogue) -> Outcome:
     """The first open deal goes on: the next pick was taken, or with ``"all": true`` every
     remaining one (the table dealt them without tapping each)."""
     if not state.deals:
@@ -125,7 +125,7 @@ def dealt(state: TrackerState, line: dict[str, Any], catalogue: Catalogue) -> Ou
     )
 
 
-def end_turn(state: TrackerState, line: dict[str, Any], catalogue: Catalogue) -> Outcome:
+def end_turn(state: TrackerState, line: Line, catalogue: Catalogue) -> Outcome:
     if state.table.scoring is not None:
         raise Rejected(f"the base at {state.table.scoring} is being scored: award it first")
     if state.table.winners:
@@ -154,7 +154,7 @@ def end_turn(state: TrackerState, line: dict[str, Any], catalogue: Catalogue) ->
     return merge(outcome, counters.start_of_turn(outcome.state, catalogue))
 
 
-def control(state: TrackerState, line: dict[str, Any], catalogue: Catalogue) -> Outcome:
+def control(state: TrackerState, line: Line, catalogue: Catalogue) -> Outcome:
     tag = _tag(state, line)
     if "player" not in line:
         raise Rejected('"control" needs "player": a name, or null to release a monster')
@@ -170,41 +170,18 @@ def control(state: TrackerState, line: dict[str, Any], catalogue: Catalogue) -> 
     return _changed(replace(state, table=table), event("control", tag=tag, player=player))
 
 
-def madness(state: TrackerState, line: dict[str, Any], catalogue: Catalogue) -> Outcome:
+def madness(state: TrackerState, line: Line, catalogue: Catalogue) -> Outcome:
     player = need_player(state, line)
     delta = need(line, "delta", int, "a whole number of Madness cards (may be negative)")
     table = rules.add_madness(state.table, player, delta)
     return _changed(replace(state, table=table), event("madness", player=player, delta=delta))
 
 
-def answer(state: TrackerState, line: dict[str, Any], catalogue: Catalogue) -> Outcome:
-    wanted = need(line, "prompt", int, "the prompt's id")
-    choice = need(line, "option", int, "the option's index")
-    prompt = next((p for p in state.prompts if p.id == wanted), None)
-    if prompt is None:
-        raise Rejected(f"prompt {wanted} is not open (it was answered or undone)")
-    if not 0 <= choice < len(prompt.options):
-        raise Rejected(f"prompt {wanted} has options 0 to {len(prompt.options) - 1}")
-    chosen = prompt.options[choice].line
-    cleared = replace(state, prompts=tuple(p for p in state.prompts if p.id != wanted))
-    if chosen != DISMISS and (prompt.left is None or prompt.left > 1):
-        again = replace(prompt, left=None if prompt.left is None else prompt.left - 1)
-        cleared = replace(
-            state, prompts=tuple(again if p.id == wanted else p for p in state.prompts)
-        )
-    answered = Outcome(cleared, (event("answered", prompt=wanted, option=choice),))
-    if chosen == DISMISS:
-        return answered
-    from companion.tracker.step import step
-
-    return merge(answered, step(cleared, dict(chosen), catalogue))
-
-
-def dismiss(state: TrackerState, line: dict[str, Any], catalogue: Catalogue) -> Outcome:
+def dismiss(state: TrackerState, line: Line, catalogue: Catalogue) -> Outcome:
     return Outcome(state)
 
 
-def owner(state: TrackerState, line: dict[str, Any], catalogue: Catalogue) -> Outcome:
+def owner(state: TrackerState, line: Line, catalogue: Catalogue) -> Outcome:
     """A person said whose card this is; the tap that asked is then applied again."""
     tag = _tag(state, line)
     player = need_player(state, line)
@@ -219,7 +196,7 @@ def owner(state: TrackerState, line: dict[str, Any], catalogue: Catalogue) -> Ou
     return Outcome(updated, (event("owner", tag=tag, player=player),))
 
 
-def bind(state: TrackerState, line: dict[str, Any], catalogue: Catalogue) -> Outcome:
+def bind(state: TrackerState, line: Line, catalogue: Catalogue) -> Outcome:
     tag = _tag(state, line)
     card = need(line, "card", str, "a card id")
     if card not in catalogue:
@@ -229,7 +206,7 @@ def bind(state: TrackerState, line: dict[str, Any], catalogue: Catalogue) -> Out
     return Outcome(replace(state, header=header), (event("bound", tag=tag, card=card),))
 
 
-def attach(state: TrackerState, line: dict[str, Any], catalogue: Catalogue) -> Outcome:
+def attach(state: TrackerState, line: Line, catalogue: Catalogue) -> Outcome:
     tag = _tag(state, line)
     target = _tag(state, line, "target")
     bound = binding(state, tag)
@@ -249,7 +226,7 @@ def attach(state: TrackerState, line: dict[str, Any], catalogue: Catalogue) -> O
     return merge(attached, abilities.after_attach(attached.state, tag, card.id, target, catalogue))
 
 
-def remove(state: TrackerState, line: dict[str, Any], catalogue: Catalogue) -> Outcome:
+def remove(state: TrackerState, line: Line, catalogue: Catalogue) -> Outcome:
     tag = _tag(state, line)
     bound = binding(state, tag)
     if bound is None or rules.where_is(state.table, tag) is None:
@@ -257,7 +234,7 @@ def remove(state: TrackerState, line: dict[str, Any], catalogue: Catalogue) -> O
     return discard(state, tag, catalogue[bound.card], catalogue)
 
 
-def remove_base(state: TrackerState, line: dict[str, Any], catalogue: Catalogue) -> Outcome:
+def remove_base(state: TrackerState, line: Line, catalogue: Catalogue) -> Outcome:
     zone = need(line, "zone", str, "the zone of the base")
     if state.table.base_at(zone) is None:
         raise Rejected(f"there is no base at {zone}")
@@ -269,13 +246,13 @@ def remove_base(state: TrackerState, line: dict[str, Any], catalogue: Catalogue)
     return merge(removed, burying.after_scoring(removed.state, gone, [], zone, catalogue))
 
 
-def replace_base(state: TrackerState, line: dict[str, Any], catalogue: Catalogue) -> Outcome:
+def replace_base(state: TrackerState, line: Line, catalogue: Catalogue) -> Outcome:
     zone = need(line, "zone", str, "the zone of the base")
     removed = remove_base(state, {"input": "remove-base", "zone": zone}, catalogue)
     return merge(removed, tap(removed.state, _tag(state, line), zone, catalogue))
 
 
-def target(state: TrackerState, line: dict[str, Any], catalogue: Catalogue) -> Outcome:
+def target(state: TrackerState, line: Line, catalogue: Catalogue) -> Outcome:
     card = need(line, "card", str, "the card id of the action")
     index = need(line, "effect", int, "the effect's index on the card")
     minion = _tag(state, line, "target")
@@ -289,7 +266,7 @@ def target(state: TrackerState, line: dict[str, Any], catalogue: Catalogue) -> O
     return _changed(replace(state, table=table), event("targeted", card=card, target=minion))
 
 
-def declare(state: TrackerState, line: dict[str, Any], catalogue: Catalogue) -> Outcome:
+def declare(state: TrackerState, line: Line, catalogue: Catalogue) -> Outcome:
     tag = _tag(state, line)
     index = need(line, "effect", int, "the effect's index on the card")
     active = need(line, "on", bool, "true or false")
@@ -301,7 +278,7 @@ def declare(state: TrackerState, line: dict[str, Any], catalogue: Catalogue) -> 
     )
 
 
-def crosstalk(state: TrackerState, line: dict[str, Any], catalogue: Catalogue) -> Outcome:
+def crosstalk(state: TrackerState, line: Line, catalogue: Catalogue) -> Outcome:
     """A card read on two zones at once (the tap filter took the first): ask where it is."""
     tag = _tag(state, line)
     zones = line.get("zones")
@@ -316,10 +293,22 @@ def crosstalk(state: TrackerState, line: dict[str, Any], catalogue: Catalogue) -
     first, second = zones
     text = f"{name} was read on {first} and {second} at once. Where is it?"
     options = [
-        Option(f"On {first}", dict(DISMISS)),
+        Option(f"On {first}", DISMISS.copy()),
         Option(f"On {second}", {"tap": tag, "zone": second}),
     ]
     return ask(state, "crosstalk", text, options, tag=tag, zone=second)
+
+
+def uncover(state: TrackerState, line: Line, catalogue: Catalogue) -> Outcome:
+    return burying.uncover_input(state, line, catalogue, play)
+
+
+def dueling_card(state: TrackerState, line: Line, catalogue: Catalogue) -> Outcome:
+    return duels.card_input(state, line, catalogue, play)
+
+
+def resolve_duel(state: TrackerState, line: Line, catalogue: Catalogue) -> Outcome:
+    return duels.resolve_input(state, line, catalogue, discard)
 
 
 HANDLERS: dict[str, Handler] = {
@@ -331,13 +320,12 @@ HANDLERS: dict[str, Handler] = {
     "move-counters": counters.move_input,
     "talent": counters.talent_input,
     "duel": duels.open_input,
-    "dueling-card": duels.card_input,
-    "resolve-duel": duels.resolve_input,
+    "dueling-card": dueling_card,
+    "resolve-duel": resolve_duel,
     "control": control,
     "madness": madness,
     "bury": burying.bury_input,
-    "uncover": burying.uncover_input,
-    "answer": answer,
+    "uncover": uncover,
     "dismiss": dismiss,
     "owner": owner,
     "bind": bind,

@@ -4,18 +4,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from functools import cached_property
-from typing import Any, Literal
+from typing import Literal
 
-from companion.errors import CompanionError
-from companion.prompts import Prompt
+from companion.errors import Rejected as Rejected  # raised by every handler
 from companion.rules.duels import Duel
 from companion.rules.scoring import ScoringResult
-from companion.table import Table
-from companion.tape import Header
-
-
-class Rejected(CompanionError, ValueError):
-    """An input the tracker cannot accept (it changes nothing); the message says what to do."""
+from companion.rules.table import Table
+from companion.tape.documents import DealDocument, Event, TreasureDrawDocument
+from companion.tape.lines import Header
+from companion.tape.prompts import Prompt
 
 
 @dataclass(frozen=True)
@@ -25,7 +22,7 @@ class TreasureDraw:
     card: str
 
     @cached_property
-    def document(self) -> dict[str, Any]:
+    def document(self) -> TreasureDrawDocument:
         """Its entry in the state document, built once; treat it as read-only."""
         return {"player": self.player, "count": self.count, "card": self.card}
 
@@ -41,7 +38,7 @@ class Deal:
     taken: int = 0
 
     @property
-    def document(self) -> dict[str, Any]:
+    def document(self) -> DealDocument:
         picks_now = self.order[self.taken] if self.taken < len(self.order) else None
         return {
             "kind": self.kind,
@@ -137,7 +134,7 @@ class Outcome:
     """A step's result. ``changed`` is False when only prompts or notes came of it."""
 
     state: TrackerState
-    events: tuple[dict[str, Any], ...] = ()
+    events: tuple[Event, ...] = ()
     changed: bool = False
 
 

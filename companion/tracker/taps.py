@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from companion.cards import Card, Catalogue
-from companion.prompts import DISMISS, Option
+from companion.catalogue.cards import Card, Catalogue
 from companion.rules import game as rules
-from companion.table import Temporary
-from companion.tape import TagBinding
+from companion.rules.table import Temporary
+from companion.tape.documents import Event
+from companion.tape.lines import TagBinding
+from companion.tape.prompts import DISMISS, Option
 from companion.tracker import abilities, burying, counters, duels
 from companion.tracker.common import ask, binding, event, merge, name_of, note, owner_candidates
 from companion.tracker.state import (
@@ -85,7 +86,7 @@ def _needs_target(state: TrackerState, pending: PendingAttach, catalogue: Catalo
         )
         for m in minions
     ]
-    options.append(Option("It was discarded", dict(DISMISS)))
+    options.append(Option("It was discarded", DISMISS.copy()))
     text = f"{name_of(catalogue, pending.card)} needs a minion at {pending.zone} to attach to."
     return ask(state, "needs-target", text, options, tag=pending.tag, zone=pending.zone)
 
@@ -105,7 +106,7 @@ def _tap(
         text = f"There is no base at {zone}: tap a base card there first."
         return ask(state, "no-base", text, [], tag=uid, zone=zone)
     if any(b.tag == uid for b in base.buried):
-        return burying.uncover(state, uid, catalogue)
+        return burying.uncover(state, uid, catalogue, play)
     buried_now = burying.bury_next_tap(state, uid, zone, card, bound, catalogue)
     if buried_now is not None:
         return buried_now
@@ -122,7 +123,7 @@ def _tap(
         )
         remove = Option("It left play", {"input": "remove", "tag": uid})
         return ask(state, "already-here", text, [remove], tag=uid, zone=zone)
-    dueling = duels.tap(state, uid, zone, card, bound, catalogue)
+    dueling = duels.tap(state, uid, zone, card, bound, catalogue, play)
     if dueling is not None:
         return dueling
     if card.is_monster:
@@ -195,7 +196,7 @@ def play(
     owner = candidates[0] if len(candidates) == 1 else None
     controller = controller or (owner if owner is not None else state.table.current_player)
     if burying.buries_itself(card) and not uncovering:
-        notes: list[dict[str, object]] = []
+        notes: list[Event] = []
         if not extra:
             state, notes = _count_play(state, controller, card, "action")
         buried = burying.bury_card(state, uid, zone, card, bound, controller, catalogue)
@@ -255,7 +256,7 @@ def _one_turn_effects(
     zone: str,
     card: Card,
     controller: str,
-    events: tuple[dict[str, object], ...],
+    events: tuple[Event, ...],
     catalogue: Catalogue,
 ) -> Outcome:
     """A standard action's until-end-of-turn effects: kept as temporaries; the ones aimed at
@@ -289,7 +290,7 @@ def _one_turn_effects(
 
 def _count_play(
     state: TrackerState, player: str, card: Card, kind: str
-) -> tuple[TrackerState, list[dict[str, object]]]:
+) -> tuple[TrackerState, list[Event]]:
     notes = []
     current = state.table.current_player
     if player != current:

@@ -1,9 +1,5 @@
 """Hooks for card abilities the effect vocabulary cannot say, one module per set.
 
-Importing this package registers them all (see :mod:`companion.rules.hooks`).
+Each module lists its hooks in a ``HOOKS`` mapping; :mod:`companion.rules.hooks` joins them
+into the one registry the power rules consult (nothing registers itself on import).
 """
-
-from companion.rules.card_hooks import (
-    core_sets,  # noqa: F401
-    oops_munchkin,  # noqa: F401
-)

@@ -8,17 +8,17 @@
 
 from __future__ import annotations
 
-from companion.cards import Catalogue
-from companion.rules.hooks import hook
-from companion.rules.power import Modifiers, cancel_abilities
+from companion.catalogue.cards import Catalogue
+from companion.rules.modifiers import Hooks, Modifiers, cancel_abilities
 from companion.rules.sources import Source
-from companion.table import Table
+from companion.rules.table import Table
 
 JAMMED_SIGNAL = "core/jammed-signal"
 
 
-@hook("core-sets/jammed-signal")
-def jammed_signal(table: Table, catalogue: Catalogue, source: Source, mods: Modifiers) -> None:
+def jammed_signal(
+    table: Table, catalogue: Catalogue, source: Source, mods: Modifiers, hooks: Hooks
+) -> None:
     """Cancel the ongoing power and breakpoint effects of the base it is attached to. A second
     Jammed Signal on the same base cancels nothing more."""
     base = table.base_at(source.zone) if source.zone is not None else None
@@ -27,4 +27,9 @@ def jammed_signal(table: Table, catalogue: Catalogue, source: Source, mods: Modi
     signals = [action.tag for action in base.attached if action.card == JAMMED_SIGNAL]
     if signals and signals[0] != source.tag:
         return
-    cancel_abilities(table, catalogue, base.card, base.zone, base.tag, None, mods)
+    cancel_abilities(table, catalogue, base.card, base.zone, base.tag, None, mods, hooks)
+
+
+HOOKS: Hooks = {
+    "core-sets/jammed-signal": jammed_signal,
+}

@@ -9,11 +9,10 @@
 
 from __future__ import annotations
 
-from companion.cards import Catalogue
-from companion.rules.hooks import hook
-from companion.rules.power import Modifiers, cancel_abilities
+from companion.catalogue.cards import Catalogue
+from companion.rules.modifiers import Hooks, Modifiers, cancel_abilities
 from companion.rules.sources import Source
-from companion.table import Minion, Table
+from companion.rules.table import Minion, Table
 
 CURSE_OF_IMPRISONMENT = "munchkin/curse-of-imprisonment"
 
@@ -29,8 +28,9 @@ def _treasures_on(catalogue: Catalogue, minion: Minion) -> int:
     return sum(1 for action in minion.attached if catalogue[action.card].is_treasure)
 
 
-@hook("oops-munchkin/priest-of-anubis")
-def priest_of_anubis(table: Table, catalogue: Catalogue, source: Source, mods: Modifiers) -> None:
+def priest_of_anubis(
+    table: Table, catalogue: Catalogue, source: Source, mods: Modifiers, hooks: Hooks
+) -> None:
     """+2 power while its controller has a buried card at its base."""
     base = table.base_at(source.zone) if source.zone is not None else None
     if base is None or source.tag is None or source.controller is None:
@@ -39,25 +39,26 @@ def priest_of_anubis(table: Table, catalogue: Catalogue, source: Source, mods: M
         mods.minion[source.tag] += 2
 
 
-@hook("oops-munchkin/loot-lover")
-def loot_lover(table: Table, catalogue: Catalogue, source: Source, mods: Modifiers) -> None:
+def loot_lover(
+    table: Table, catalogue: Catalogue, source: Source, mods: Modifiers, hooks: Hooks
+) -> None:
     """+2 power for each treasure attached to it."""
     minion = _self(table, source)
     if minion is not None:
         mods.minion[minion.tag] += 2 * _treasures_on(catalogue, minion)
 
 
-@hook("oops-munchkin/gem-grabber")
-def gem_grabber(table: Table, catalogue: Catalogue, source: Source, mods: Modifiers) -> None:
+def gem_grabber(
+    table: Table, catalogue: Catalogue, source: Source, mods: Modifiers, hooks: Hooks
+) -> None:
     """+2 power while at least one treasure is attached to it."""
     minion = _self(table, source)
     if minion is not None and _treasures_on(catalogue, minion) > 0:
         mods.minion[minion.tag] += 2
 
 
-@hook("oops-munchkin/curse-of-imprisonment")
 def curse_of_imprisonment(
-    table: Table, catalogue: Catalogue, source: Source, mods: Modifiers
+    table: Table, catalogue: Catalogue, source: Source, mods: Modifiers, hooks: Hooks
 ) -> None:
     """The bearer loses its abilities: subtract what its own ongoing power, breakpoint,
     player-power and hook effects add. A second Curse on the same minion does nothing more."""
@@ -70,4 +71,14 @@ def curse_of_imprisonment(
     curses = [a.tag for a in bearer.attached if a.card == CURSE_OF_IMPRISONMENT]
     if curses and curses[0] != source.tag:
         return
-    cancel_abilities(table, catalogue, bearer.card, base.zone, bearer.tag, bearer.controller, mods)
+    cancel_abilities(
+        table, catalogue, bearer.card, base.zone, bearer.tag, bearer.controller, mods, hooks
+    )
+
+
+HOOKS: Hooks = {
+    "oops-munchkin/priest-of-anubis": priest_of_anubis,
+    "oops-munchkin/loot-lover": loot_lover,
+    "oops-munchkin/gem-grabber": gem_grabber,
+    "oops-munchkin/curse-of-imprisonment": curse_of_imprisonment,
+}

@@ -1,0 +1,1 @@
+"""The `companion` command: one module per command group."""

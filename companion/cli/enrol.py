@@ -1,0 +1,149 @@
+"""``companion enrol``: bind tags to cards, a faction at a time, and share bindings."""
+
+from __future__ import annotations
+
+import json
+import queue
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import click
+
+from companion.catalogue.cards import load_catalogue
+from companion.errors import CompanionError
+from companion.hardware.readers.base import TagRead
+from companion.hardware.readers.registry import ReaderContext, open_reader
+from companion.storage.store import EventStore
+from companion.table.enrol import (
+    BulkEnrolment,
+    EnrolError,
+    deck_order,
+    describe,
+    export_bindings,
+    import_bindings,
+)
+
+DB_OPTION = click.option(
+    "--db", default="companion.db", show_default=True, help="SQLite file holding the bindings."
+)
+
+
+@click.group()
+def enrol() -> None:
+    """Bind NFC tags to cards (the uid is the key; an NDEF record names the card too)."""
+
+
+@enrol.command("bind")
+@click.argument("uid")
+@click.argument("card_id")
+@click.option("--owner", help="The player who owns this copy (when two players share a faction).")
+@click.option("--rebind", is_flag=True, help="Rebind a tag already bound to another card.")
+@DB_OPTION
+def bind(uid: str, card_id: str, owner: str | None, rebind: bool, db: str) -> None:
+    """Bind tag UID to CARD_ID."""
+    catalogue = load_catalogue()
+    if card_id not in catalogue:
+        _fail(f"unknown card id {card_id!r}; see `companion cards list`")
+    try:
+        with EventStore.open(db) as store:
+            store.bind(uid, card_id, owner, rebind=rebind)
+            click.echo(describe(uid, store, catalogue))
+    except CompanionError as exc:
+        _fail(f"{exc} (add --rebind to change it)")
+
+
+@enrol.command("show")
+@click.argument("uid")
+@DB_OPTION
+def show(uid: str, db: str) -> None:
+    """What is this tag?"""
+    with EventStore.open(db) as store:
+        click.echo(describe(uid, store, load_catalogue()))
+
+
+@enrol.command("export")
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@DB_OPTION
+def export(file: Path, db: str) -> None:
+    """Write every binding to FILE (JSON) to share a tagged deck."""
+    with EventStore.open(db) as store:
+        data = export_bindings(store)
+    file.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+    click.echo(f"{len(data['tags'])} bindings written to {file}")
+
+
+@enrol.command("import")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@DB_OPTION
+def import_(file: Path, db: str) -> None:
+    """Add the bindings in FILE; tags already bound to another card are kept and reported."""
+    try:
+        with EventStore.open(db) as store:
+            added, notes = import_bindings(file, store, load_catalogue())
+    except CompanionError as exc:
+        _fail(str(exc))
+    for line in notes:
+        click.echo(f"note: {line}")
+    click.echo(f"{added} bindings added")
+
+
+@enrol.command("faction")
+@click.argument("faction_id")
+@click.option(
+    "--reader",
+    "spec",
+    required=True,
+    help="The reader to tap on, e.g. nfc:tty:nfc-zone1:pn532 or nfc:usb.",
+)
+@click.option("--owner", help="Owner of this deck's cards (when two players share a faction).")
+@click.option(
+    "--write-ndef/--no-write-ndef",
+    default=True,
+    show_default=True,
+    help="Also write an NDEF record naming the card, so any table recognises it.",
+)
+@DB_OPTION
+def faction(faction_id: str, spec: str, owner: str | None, write_ndef: bool, db: str) -> None:
+    """Enrol a faction's 20 cards in printed order: tap each card as it is named."""
+    catalogue = load_catalogue()
+    try:
+        enrolment = BulkEnrolment(deck_order(catalogue, faction_id), owner)
+    except EnrolError as exc:
+        _fail(str(exc))
+    reads: queue.Queue[TagRead] = queue.Queue()
+    context = ReaderContext(time.monotonic)
+    try:
+        reader = open_reader(spec, "enrol", reads.put, time.monotonic, context)
+    except CompanionError as exc:
+        _fail(str(exc))
+    with EventStore.open(db) as store:
+        if write_ndef and hasattr(reader, "write_on_arrival"):
+            # The record is written during the same tap, in the reader thread, to a tag
+            # that is not bound yet: the card it is about to be bound to.
+            def next_card_for(uid: str) -> str | None:
+                card = enrolment.next_card()
+                return card.id if card is not None and store.binding(uid) is None else None
+
+            reader.write_on_arrival = next_card_for
+        reader.start()
+        try:
+            click.echo(enrolment.prompt())
+            while not enrolment.done:
+                read = reads.get()
+                if read.kind != "arrived":
+                    continue
+                click.echo(enrolment.read(read.uid, store, catalogue))
+                if write_ndef and read.card is not None:
+                    click.echo(f"  its NDEF record names {read.card}")
+        except KeyboardInterrupt:
+            click.echo(f"\nstopped: {len(enrolment.bound)} cards enrolled")
+        finally:
+            reader.stop()
+            context.close()
+
+
+def _fail(message: str) -> Any:
+    click.echo(f"error: {message}", err=True)
+    sys.exit(1)

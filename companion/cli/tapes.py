@@ -1,0 +1,142 @@
+"""Tapes and stored games: replay, import, export, games, example, simulate."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import click
+
+from companion.catalogue.cards import Catalogue
+from companion.cli.common import DEFAULT_DB, catalogue_or_fail, fail
+from companion.cli.table import parse_players
+from companion.errors import CompanionError, Rejected, TapeError
+from companion.simulation.plausible import make_header, plausible_lines
+from companion.storage.session import LiveGame
+from companion.storage.store import EventStore
+from companion.tape.documents import Document
+from companion.tape.examples import example_tape
+from companion.tape.lines import dump_line, parse_header, read_lines
+from companion.tracker.document import render_text, state_document
+from companion.tracker.game import replay_lines
+
+
+@click.command()
+@click.argument("tape", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--json", "as_json", is_flag=True, help="Print the state document as JSON.")
+def replay(tape: Path, as_json: bool) -> None:
+    """Replay a tape and print the resulting state."""
+    catalogue = catalogue_or_fail()
+    try:
+        document = _replay(tape.read_text(encoding="utf-8").splitlines(), catalogue)
+    except OSError as exc:
+        fail(f"{tape}: cannot read the tape: {exc.strerror}")
+    except TapeError as exc:
+        fail(f"{tape}: {exc}")
+    if as_json:
+        click.echo(json.dumps(document, ensure_ascii=False, indent=2))
+    else:
+        click.echo(render_text(document, catalogue))
+
+
+def _replay(lines: list[str], catalogue: Catalogue) -> Document:
+    numbered = iter(read_lines(lines))
+    first = next(numbered, None)
+    if first is None:
+        raise TapeError("the tape is empty: its first line must be the header", 1)
+    header = parse_header(first.event, catalogue, first.number)
+    game = replay_lines(header, numbered, catalogue)
+    return state_document(game.state, catalogue)
+
+
+@click.command("import")
+@click.argument("tape", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--db", default=DEFAULT_DB, show_default=True, help="SQLite file of games.")
+def import_tape(tape: Path, db: str) -> None:
+    """Record a tape as a stored game (each line stored durably, as at the table)."""
+    catalogue = catalogue_or_fail()
+    lines = iter(read_lines(tape.read_text(encoding="utf-8").splitlines()))
+    try:
+        first = next(lines)
+        with EventStore.open(db) as store:
+            live = LiveGame.start(store, first.event, catalogue)
+            for line in lines:
+                try:
+                    live.submit(line.event)
+                except Rejected as exc:
+                    raise TapeError(str(exc), line.number) from None
+    except StopIteration:
+        fail(f"{tape}: the tape is empty")
+    except CompanionError as exc:
+        fail(f"{tape}: {exc}")
+    click.echo(f"stored as game {live.game_id} in {db}")
+
+
+@click.command()
+@click.argument("game_id", type=int)
+@click.option("--db", default=DEFAULT_DB, show_default=True, help="SQLite file of games.")
+def export(game_id: int, db: str) -> None:
+    """Write a stored game as a tape (JSON Lines) to standard output."""
+    try:
+        with EventStore.open(db) as store:
+            record = store.game(game_id)
+            click.echo(dump_line(record.header))
+            for line in store.lines(game_id):
+                click.echo(dump_line(line))
+    except CompanionError as exc:
+        fail(str(exc))
+
+
+@click.command()
+@click.option("--db", default=DEFAULT_DB, show_default=True, help="SQLite file of games.")
+def games(db: str) -> None:
+    """List stored games, newest first."""
+    try:
+        with EventStore.open(db) as store:
+            records = store.games()
+    except CompanionError as exc:
+        fail(str(exc))
+    if not records:
+        click.echo("no games stored yet")
+    for record in records:
+        state = f"won by {', '.join(record.winners or [])}" if record.ended else "in progress"
+        click.echo(f"{record.id:>4}  {record.game:<16} {', '.join(record.players):<30} {state}")
+
+
+@click.command()
+@click.option(
+    "--tape",
+    "name",
+    default="munchkin-3p",
+    show_default=True,
+    help="Bundled example game: munchkin-3p, mixed-4p, oops-2p or cthulhu-3p.",
+)
+def example(name: str) -> None:
+    """Replay a bundled example game and print the table as it ends."""
+    catalogue = catalogue_or_fail()
+    try:
+        text = example_tape(name)
+    except KeyError as exc:
+        raise click.UsageError(str(exc)) from None
+    click.echo(render_text(_replay(text.splitlines(), catalogue), catalogue))
+
+
+@click.command()
+@click.option(
+    "--player",
+    "players",
+    multiple=True,
+    required=True,
+    help="NAME=FACTION,FACTION (faction ids), once per player in seat order.",
+)
+@click.option("--zones", default=5, show_default=True, help="Number of base zones.")
+@click.option("--seed", default=1, show_default=True, help="Random seed (same seed, same game).")
+def simulate(players: tuple[str, ...], zones: int, seed: int) -> None:
+    """Write a plausible whole game as a tape to standard output."""
+    catalogue = catalogue_or_fail()
+    factions = parse_players(players, catalogue)
+    header = make_header(list(factions), factions, catalogue, zones)
+    click.echo(dump_line(header))
+    for line in plausible_lines(random.Random(seed), header, catalogue):
+        click.echo(dump_line(line))

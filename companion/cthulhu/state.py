@@ -1,0 +1,100 @@
+"""Munchkin Cthulhu's tracker state, its outcomes, and the small helpers every handler uses."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any
+
+from companion.catalogue.cthulhu import CthulhuCatalogue
+from companion.cthulhu import rules
+from companion.cthulhu.rules import MCTable, RulesError
+from companion.errors import Rejected
+from companion.tape.documents import Event, as_event
+from companion.tape.lines import Header
+from companion.tape.prompts import DISMISS, Option, Prompt, PromptKind
+
+
+@dataclass(frozen=True)
+class MCState:
+    header: Header
+    table: MCTable
+    prompts: tuple[Prompt, ...] = ()
+    next_prompt: int = 1
+    version: int = 0
+
+    @property
+    def winners(self) -> tuple[str, ...]:
+        return self.table.winners
+
+
+@dataclass(frozen=True, slots=True)
+class MCOutcome:
+    state: MCState
+    events: tuple[Event, ...] = ()
+    changed: bool = False
+
+
+def new_state(header: Header) -> MCState:
+    return MCState(header=header, table=rules.new_table(header.players, dict(header.sex)))
+
+
+def event(name: str, text: str, **fields: Any) -> Event:
+    return as_event({"event": name, **fields, "text": text})
+
+
+def ask(
+    state: MCState,
+    kind: PromptKind,
+    message: str,
+    options: list[Option] | None = None,
+    **where: Any,
+) -> MCOutcome:
+    chosen = [*(options or []), Option("Ignore", DISMISS.copy())]
+    prompt = Prompt(
+        state.next_prompt, kind, message, tuple(chosen), where.get("tag"), where.get("zone")
+    )
+    updated = replace(state, prompts=(*state.prompts, prompt), next_prompt=state.next_prompt + 1)
+    return MCOutcome(
+        updated, ({"event": "prompt", "id": prompt.id, "kind": kind, "message": message},)
+    )
+
+
+def changed(state: MCState, table: MCTable, *events: Event) -> MCOutcome:
+    return MCOutcome(replace(state, table=table), events, True)
+
+
+def checked(action: Callable[[], MCTable]) -> MCTable:
+    try:
+        return action()
+    except RulesError as exc:
+        raise Rejected(str(exc)) from None
+
+
+def signed(value: int | None) -> str:
+    return "?" if value is None else (f"+{value}" if value >= 0 else str(value))
+
+
+def after_checks(
+    outcome: MCOutcome, before: MCTable, checked: MCTable, cards: CthulhuCatalogue
+) -> MCOutcome:
+    """The Cultist check's consequences: a Level for the only non-Cultist, the game's end."""
+    events = list(outcome.events)
+    after = outcome.state.table
+    for old, new in zip(after.players, checked.players, strict=True):
+        if new.level > old.level:
+            events.append(
+                event(
+                    "level",
+                    f"{new.name} is the only non-Cultist: +1 Level",
+                    player=new.name,
+                    delta=1,
+                )
+            )
+    if checked.winners and not before.winners:
+        events.append(
+            event(
+                "game-over", f"{' and '.join(checked.winners)} won", winners=list(checked.winners)
+            )
+        )
+    return MCOutcome(replace(outcome.state, table=checked), tuple(events), outcome.changed)

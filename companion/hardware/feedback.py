@@ -1,0 +1,243 @@
+"""Feedback at the table through gpiozero: zone LEDs, a buzzer and two buttons.
+
+* a zone's LED is lit while its base is ready to score, and blinks while a prompt waits at that
+  zone (blinking wins); once the game has a winner every LED is lit;
+* the buzzer beeps once for an accepted tap (:meth:`Feedback.accepted`), twice for an ignored or
+  ambiguous one (:meth:`Feedback.ignored`), and three long beeps when the game is won;
+* the "end-turn" and "undo" buttons call :attr:`Feedback.on_end_turn` / :attr:`Feedback.on_undo`.
+
+Pins come from a :class:`~companion.pinmap.PinMap` (a table config's ``pins``). The gpiozero pin
+factory is injectable: ``None`` uses gpiozero's default (lgpio on a Pi), tests pass
+``MockFactory(pin_class=MockPWMPin)``. :class:`NullFeedback` does nothing, for a machine
+without GPIO; :func:`open_feedback` picks it when no pins are configured.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, Literal, Protocol
+
+from gpiozero import LED, Button, Buzzer, GPIOZeroError
+
+from companion.errors import CompanionError
+from companion.hardware.config import TableConfig
+from companion.hardware.pinmap import PinMap
+
+__all__ = [
+    "Feedback",
+    "FeedbackError",
+    "LedState",
+    "NullFeedback",
+    "TableFeedback",
+    "led_states",
+    "open_feedback",
+]
+
+log = logging.getLogger(__name__)
+
+LedState = Literal["off", "on", "blink"]
+Callback = Callable[[], None]
+
+
+class FeedbackError(CompanionError, OSError):
+    """The GPIO devices cannot be set up (no pin factory on this machine, a pin in use)."""
+
+
+class TableFeedback(Protocol):
+    """What the rest of the companion uses: :class:`Feedback` or :class:`NullFeedback`."""
+
+    on_end_turn: Callback | None
+    on_undo: Callback | None
+
+    def accepted(self) -> None: ...
+    def ignored(self) -> None: ...
+    def show(self, document: Mapping[str, Any]) -> None: ...
+    def close(self) -> None: ...
+
+
+class _Output(Protocol):  # the parts of gpiozero's LED and Buzzer we use
+    def on(self) -> None: ...
+    def off(self) -> None: ...
+    def blink(self, on_time: float, off_time: float, n: int | None, background: bool) -> None: ...
+    def close(self) -> None: ...
+
+
+class _Buzzer(_Output, Protocol):
+    def beep(self, on_time: float, off_time: float, n: int | None, background: bool) -> None: ...
+
+
+class _Button(Protocol):
+    when_pressed: Callback | None
+
+    def close(self) -> None: ...
+
+
+def led_states(document: Mapping[str, Any], zones: Iterable[str]) -> dict[str, LedState]:
+    """The wanted LED state of each of ``zones`` for a state document (pure)."""
+    game_over = document.get("winner") is not None
+    ready = {base.get("zone") for base in document.get("bases", ()) if base.get("ready")}
+    waiting = {prompt.get("zone") for prompt in document.get("prompts", ())}
+    states: dict[str, LedState] = {}
+    for zone in zones:
+        if zone in waiting:
+            states[zone] = "blink"
+        elif zone in ready or game_over:
+            states[zone] = "on"
+        else:
+            states[zone] = "off"
+    return states
+
+
+class NullFeedback:
+    """Feedback that does nothing (no GPIO on this machine); the buttons never fire."""
+
+    def __init__(self) -> None:
+        self.on_end_turn: Callback | None = None
+        self.on_undo: Callback | None = None
+
+    def accepted(self) -> None:
+        """Nothing to beep."""
+
+    def ignored(self) -> None:
+        """Nothing to beep."""
+
+    def show(self, document: Mapping[str, Any]) -> None:
+        """Nothing to light."""
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+class Feedback:
+    """gpiozero devices for the pins of a :class:`PinMap` (roles without a pin are skipped).
+
+    :param pin_factory: a gpiozero pin factory, or None for gpiozero's default.
+    :param bounce_time: button debounce, seconds (gpiozero ``bounce_time``).
+    :param beep_time: length of one short beep, seconds.
+    :param blink_time: on and off time of a blinking LED, seconds.
+    :raises FeedbackError: when gpiozero cannot set up a pin.
+    """
+
+    def __init__(
+        self,
+        pins: PinMap,
+        *,
+        pin_factory: Any = None,
+        bounce_time: float = 0.05,
+        beep_time: float = 0.06,
+        blink_time: float = 0.25,
+    ) -> None:
+        self.on_end_turn: Callback | None = None
+        self.on_undo: Callback | None = None
+        self.beep_time = beep_time
+        self.blink_time = blink_time
+        self._lock = threading.Lock()
+        self._leds: dict[str, _Output] = {}
+        self._buzzer: _Buzzer | None = None
+        self._buttons: dict[str, _Button] = {}
+        self._states: dict[str, LedState] = {}
+        self._winner: object = None
+        self._shown = False
+        try:
+            for zone, pin in pins.leds:
+                self._leds[zone] = LED(pin, pin_factory=pin_factory)
+                self._states[zone] = "off"
+            if pins.buzzer is not None:
+                self._buzzer = Buzzer(pins.buzzer, pin_factory=pin_factory)
+            for name, pin in pins.buttons:
+                button: _Button = Button(pin, bounce_time=bounce_time, pin_factory=pin_factory)
+                button.when_pressed = self._handler(name)
+                self._buttons[name] = button
+        except GPIOZeroError as exc:
+            self.close()
+            raise FeedbackError(
+                f"{pins.source}: cannot set up the GPIO pins ({type(exc).__name__}: {exc}); on a "
+                "machine without GPIO leave the pins out of the table config"
+            ) from exc
+
+    @classmethod
+    def from_config(cls, config: TableConfig, *, pin_factory: Any = None) -> Feedback:
+        return cls(config.pins, pin_factory=pin_factory)
+
+    @property
+    def current_leds(self) -> dict[str, LedState]:
+        """The state each zone LED was last set to."""
+        with self._lock:
+            return dict(self._states)
+
+    def _handler(self, name: str) -> Callback:
+        def pressed() -> None:
+            callback = self.on_end_turn if name == "end-turn" else self.on_undo
+            if callback is None:
+                return
+            try:
+                callback()
+            except Exception:  # a failing callback must not kill gpiozero's event thread
+                log.exception("the %s button callback failed", name)
+
+        return pressed
+
+    def _beep(self, on_time: float, off_time: float, n: int) -> None:
+        with self._lock:
+            if self._buzzer is not None:
+                self._buzzer.beep(on_time, off_time, n, True)
+
+    def accepted(self) -> None:
+        """One short beep: the tap was taken."""
+        self._beep(self.beep_time, self.beep_time, 1)
+
+    def ignored(self) -> None:
+        """Two short beeps: the tap was ignored or is ambiguous (a prompt explains)."""
+        self._beep(self.beep_time, self.beep_time, 2)
+
+    def won(self) -> None:
+        """Three long beeps: the game has a winner."""
+        self._beep(self.beep_time * 5, self.beep_time * 2, 3)
+
+    def show(self, document: Mapping[str, Any]) -> None:
+        """Set the zone LEDs from a state document; pins change only when a wanted state does.
+        The first document with a winner after another one without plays :meth:`won`."""
+        winner = document.get("winner")
+        with self._lock:
+            just_won = self._shown and winner is not None and self._winner is None
+            self._shown, self._winner = True, winner
+            for zone, state in led_states(document, self._leds).items():
+                if self._states[zone] == state:
+                    continue
+                led = self._leds[zone]
+                if state == "blink":
+                    led.blink(self.blink_time, self.blink_time, None, True)
+                elif state == "on":
+                    led.on()
+                else:
+                    led.off()
+                self._states[zone] = state
+        if just_won:
+            self.won()
+
+    def close(self) -> None:
+        """Stop blinking and beeping and release every pin (safe to call twice)."""
+        with self._lock:
+            devices: list[_Output | _Button] = [*self._leds.values(), *self._buttons.values()]
+            if self._buzzer is not None:
+                devices.append(self._buzzer)
+            for device in devices:
+                device.close()
+            self._leds.clear()
+            self._buttons.clear()
+            self._buzzer = None
+            self._states.clear()
+
+
+def open_feedback(source: TableConfig | PinMap, *, pin_factory: Any = None) -> TableFeedback:
+    """:class:`Feedback` for the pins of a table config or pin map, or :class:`NullFeedback`
+    when it has none.
+
+    :raises FeedbackError: when pins are configured but gpiozero cannot set them up.
+    """
+    pins = source.pins if isinstance(source, TableConfig) else source
+    if pins.is_empty:
+        return NullFeedback()
+    return Feedback(pins, pin_factory=pin_factory)

@@ -1,0 +1,321 @@
+"""One zone's nfcpy reader: its own thread and its own ContactlessFrontend (never shared).
+
+The thread polls the antenna itself with nfcpy's public API and leaves presence to
+:class:`~companion.readers.presence.Presence`, rather than waiting in nfcpy's presence loop
+(which notices a lifted card only after ~0.4 s and sees no other card until then). A poll is
+``ContactlessFrontend.sense()``; while a card lies here and the last poll left it selected, a
+poll first READs its first pages with ``exchange()`` (they hold its uid: one exchange instead
+of a whole anticollision), and senses only if that fails. A new uid is activated
+(``nfc.tag.activate``) and its NDEF record read at once; two empty polls in a row and the card
+has gone. The same code runs on a PN532 (any nfcpy reader) and on the simulated table.
+
+A reader error is never reported as a card leaving. When the reader fails (an IOError, a USB
+reset, the simulated antenna's port closing) the card that was on it stays present while the
+reader is reopened with back-off; the polls after that decide (the same card: nothing; another
+card or none: it left). A poll slower than ``watchdog`` seconds reopens the reader (nfcpy
+issue #62: PN532 polls that slow down) and is not taken as a miss.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import logging
+import random
+import socket
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+import nfc
+import nfc.clf
+import nfc.tag
+
+from companion.hardware.readers.base import Clock, Reader, Sink, TagRead
+from companion.hardware.readers.ndef_card import card_record, decode_card_id
+from companion.hardware.readers.presence import Presence
+
+log = logging.getLogger(__name__)
+
+BACKOFF_FIRST = 0.1
+BACKOFF_MAX = 0.5
+# A simulated antenna answers a poll at once; one this slow waited for nfcpy's 1 s udp timeout.
+UDP_SILENT = 0.8
+# While a card lies on the antenna a poll READs its first pages (they hold its uid), giving it
+# an NTAG's own response timeout; only if that fails does the poll sense (a swap, a removal).
+PRESENCE_READ = b"\x30\x00"
+PRESENCE_TIMEOUT = 0.005
+# An empty antenna's polls are spread +-20 % around their period, so that a card flickering
+# at the antenna's edge in step with them cannot stay unseen for long.
+EMPTY_SPREAD = 0.2
+
+
+class ReaderGone(Exception):
+    """The reader stopped answering (not a card leaving)."""
+
+
+class NfcZoneReader(Reader):
+    def __init__(
+        self,
+        zone: str,
+        sink: Sink,
+        clock: Clock,
+        *,
+        path: str,
+        watchdog: float = 5.0,
+    ) -> None:
+        super().__init__(zone, sink, clock)
+        self.path = path
+        self.watchdog = watchdog
+        #: what the polls say lies on the antenna (kept across reader errors)
+        self.presence = Presence(zone)
+        self._stop = threading.Event()
+        self._reopen = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._polls = 0  # polls completed since the reader was opened
+        # the card the last poll left selected, and the target nfcpy's sense returned for it
+        self._selected: tuple[str, Any] | None = None
+        self._writes: dict[str, str] = {}
+        self._written = threading.Condition()
+        #: decides, in the reader thread when a tag arrives, which card id to write to it
+        self.write_on_arrival: Callable[[str], str | None] | None = None
+
+    # Reader interface
+
+    def start(self) -> None:
+        if self._thread is not None and self._thread.is_alive():
+            return
+        self._stop.clear()
+        self._reopen.clear()
+        self._thread = threading.Thread(target=self._run, name=f"nfc-{self.zone}", daemon=True)
+        self._thread.start()
+
+    def stop(self, timeout: float = 3.0) -> None:
+        self._stop.set()
+        with self._written:
+            self._written.notify_all()
+        if self._thread is not None:
+            self._thread.join(timeout)
+        self._thread = None
+        self.health.set_state("stopped")
+
+    def reopen(self) -> None:
+        """Close and open the reader again, in its own thread (a person asked)."""
+        self._reopen.set()
+
+    def write_card_id(self, uid: str, card_id: str, timeout: float = 5.0) -> bool:
+        """Write the card id record to ``uid``: now if it is on the antenna, else when it next
+        arrives. True once written; False after ``timeout`` seconds (or a stop)."""
+        uid = uid.upper()
+        with self._written:
+            self._writes[uid] = card_id
+            self._written.wait_for(
+                lambda: self._writes.get(uid) != card_id or self._stop.is_set(), timeout
+            )
+            written = self._writes.get(uid) != card_id
+            if not written:
+                del self._writes[uid]
+            return written
+
+    # The reader thread
+
+    def _run(self) -> None:
+        delay = BACKOFF_FIRST
+        opened_before = False
+        while not self._stop.is_set():
+            try:
+                clf = self._open()
+            except Exception as exc:  # nfcpy raises more than OSError here
+                self.health.failed(f"cannot open {self.path}: {exc}")
+                self._stop.wait(delay)
+                delay = min(delay * 2, BACKOFF_MAX)
+                continue
+            if opened_before:
+                self.health.reopened()
+            opened_before = True
+            try:
+                self._poll(clf)
+                if self._reopen.is_set():
+                    delay = BACKOFF_FIRST  # asked for (a person, the watchdog): no back-off
+                    self._reopen.clear()
+            except Exception as exc:
+                self.health.failed(f"{type(exc).__name__}: {exc}")
+                if self._polls:  # it worked for a while: start the back-off afresh
+                    delay = BACKOFF_FIRST
+                self._stop.wait(delay)
+                delay = min(delay * 2, BACKOFF_MAX)
+            finally:
+                with contextlib.suppress(Exception):
+                    clf.close()
+
+    def _open(self) -> Any:
+        if self.path.startswith("udp"):
+            _probe_udp(self.path)
+        self._polls = 0
+        self._selected = None
+        clf = nfc.ContactlessFrontend()
+        if not clf.open(self.path):
+            raise OSError(errno.ENODEV, f"no reader at {self.path}")
+        return clf
+
+    def _poll(self, clf: Any) -> None:
+        """Poll until asked to stop or to reopen. :raises: whatever the reader fails with."""
+        wanted = nfc.clf.RemoteTarget("106A")
+        while not self._ending():
+            started = time.monotonic()
+            if not self._poll_once(clf, wanted):
+                return
+            self._polls += 1
+            self.health.polled()
+            period = self.presence.period
+            if self.presence.present is None:
+                period *= random.uniform(1 - EMPTY_SPREAD, 1 + EMPTY_SPREAD)
+            # A plain sleep costs less CPU than an Event's wait; stop() waits one period at most.
+            time.sleep(max(0.0, started + period - time.monotonic()))
+
+    def _poll_once(self, clf: Any, wanted: Any) -> bool:
+        """One poll; False if it was too slow (the reader is to be reopened)."""
+        started = time.monotonic()
+        there = self._still_selected(clf)
+        target = None if there is not None else clf.sense(wanted, iterations=1)
+        took = time.monotonic() - started
+        if there is None and target is None and took > UDP_SILENT and not self._antenna_alive():
+            raise ReaderGone(f"{self.path} stopped answering")  # not the card
+        if took > self.watchdog:
+            # nfcpy #62: polls that slow down over time; a fresh reader polls at full speed.
+            self.health.failed(f"a poll took {took:.1f} s: reopening")
+            self._reopen.set()
+            return False
+        if there is not None:
+            self.presence.seen(there)
+            self._write_while_here(clf, there)
+        else:
+            self._found(clf, target)
+        return True
+
+    def _still_selected(self, clf: Any) -> str | None:
+        """The uid of the card lying here if it answers a READ of its first pages (which hold
+        its uid) where the last poll left it selected: one exchange, not a whole sense."""
+        uid, selected = self.presence.present, self._selected
+        if uid is None or selected is None or selected[0] != uid:
+            return None
+        self._selected = None  # until it answers
+        try:
+            pages = clf.exchange(bytearray(PRESENCE_READ), PRESENCE_TIMEOUT)
+        except nfc.clf.CommunicationError:
+            return None  # gone, or another card: the sense that follows says which
+        if pages is None or len(pages) < 8 or bytes(pages[0:3] + pages[4:8]).hex().upper() != uid:
+            return None
+        self._selected = selected
+        return uid
+
+    def _antenna_alive(self) -> bool:
+        """Whether a simulated antenna's port still answers (hardware: always assumed)."""
+        return not self.path.startswith("udp") or _udp_alive(self.path)
+
+    def _ending(self) -> bool:
+        return self._stop.is_set() or self._reopen.is_set()
+
+    def _found(self, clf: Any, target: Any) -> None:
+        """What a sense found: nothing, the card already here, or a new card (read now)."""
+        uid = _uid(target)
+        # A Type 2 tag with a 7-byte uid stays selected: the next poll may just READ it.
+        selectable = uid is not None and len(uid) == 14 and target.sel_res[0] & 0x60 == 0
+        self._selected = (uid, target) if selectable and uid is not None else None
+        if uid is None:
+            self._deliver(self.presence.missed(self.clock()))
+        elif not self.presence.is_new(uid):
+            self.presence.seen(uid)
+            self._write_while_here(clf, uid)
+        else:
+            tag = nfc.tag.activate(clf, target)
+            activated = self.clock()
+            if tag is None:  # lifted as it landed, or sliding: the next poll tries again
+                self._selected = None
+                self._deliver(self.presence.unreadable(uid, activated))
+                return
+            self._write_pending(tag, arriving=True)
+            card = _card_id(tag)
+            self._deliver(self.presence.read(uid, card, self.clock(), activated))
+
+    def _write_while_here(self, clf: Any, uid: str) -> None:
+        """A write asked for while the card lies here (enrolment from the tablet)."""
+        if self._pending_write(uid) is None or self._selected is None:
+            return
+        tag = nfc.tag.activate(clf, self._selected[1])
+        if tag is None:
+            self._selected = None
+        else:
+            self._write_pending(tag)
+
+    def _deliver(self, reads: list[TagRead]) -> None:
+        for read in reads:
+            self.health.read()
+            self.sink(read)
+
+    def _pending_write(self, uid: str) -> str | None:
+        with self._written:
+            return self._writes.get(uid)
+
+    def _write_pending(self, tag: Any, *, arriving: bool = False) -> None:
+        uid = bytes(tag.identifier).hex().upper()
+        card_id = self._pending_write(uid)
+        if card_id is None and arriving and self.write_on_arrival is not None:
+            card_id = self.write_on_arrival(uid)
+        if card_id is None:
+            return
+        try:
+            if tag.ndef is None:
+                raise ValueError("the tag is not NDEF formatted")
+            tag.ndef.records = [card_record(card_id)]
+        except Exception as exc:  # a tag lifted mid-write, a locked tag: try again next time
+            log.warning("zone %s: writing %s to %s failed: %s", self.zone, card_id, uid, exc)
+            return
+        with self._written:
+            if self._writes.get(uid) == card_id:
+                del self._writes[uid]
+            self._written.notify_all()
+
+
+def _uid(target: Any) -> str | None:
+    """The uid a poll found, or None: no card, or a phone offering peer-to-peer (which
+    nfcpy's own loop passes over too)."""
+    if target is None or (target.sel_res and target.sel_res[0] & 0x40):
+        return None
+    identifier = target.sdd_res or target.rid_res
+    return bytes(identifier).hex().upper() if identifier else None
+
+
+def _card_id(tag: Any) -> str | None:
+    try:
+        ndef_data = tag.ndef
+        return decode_card_id(list(ndef_data.records)) if ndef_data is not None else None
+    except Exception:
+        return None
+
+
+def _udp_address(path: str) -> tuple[str, int]:
+    parts = path.split(":")
+    host = parts[1] if len(parts) > 1 and parts[1] else "localhost"
+    port = int(parts[2]) if len(parts) > 2 and parts[2] else 54321
+    return host, port
+
+
+def _udp_alive(path: str) -> bool:
+    """Whether a simulated antenna's port answers (a closed port refuses at once)."""
+    try:
+        _probe_udp(path)
+    except OSError:
+        return False
+    return True
+
+
+def _probe_udp(path: str) -> None:
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        probe.connect(_udp_address(path))
+        probe.settimeout(0.2)
+        probe.send(b"106B 050010")  # a Type B poll the antenna answers and otherwise ignores
+        # An antenna without fast_empty may stay silent; only a refusal is fatal.
+        with contextlib.suppress(TimeoutError):
+            probe.recv(64)

@@ -1,0 +1,91 @@
+"""Readers behind one interface, chosen by a string per zone (gpiozero-style).
+
+=====================  =====================================================================
+``nfc:<nfcpy path>``   an nfcpy reader: ``nfc:tty:nfc-zone1:pn532``, ``nfc:usb:054c:06c3``, ...
+``serial:<port>#<n>``  channel ``n`` (0-3) of a reader board on a USB serial port (``#0`` default)
+``sim:``               a zone of the simulated NFC table (real nfcpy threads, UDP transport)
+``mock:``              in memory, for unit tests (:class:`.mock.MockReader`)
+=====================  =====================================================================
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from companion.hardware.readers.base import Clock, Reader, ReaderError, Sink
+from companion.hardware.readers.mock import MockReader
+from companion.hardware.readers.nfc_zone import NfcZoneReader
+from companion.hardware.readers.ntag_sim import Simulator
+from companion.hardware.readers.serial_board import SerialBoard
+
+
+class ReaderContext:
+    """Resources zones share: the simulated table, and serial reader boards (one port serves
+    up to four zones). Close it to stop them."""
+
+    def __init__(self, clock: Clock) -> None:
+        self.clock = clock
+        self._simulator: Simulator | None = None
+        self._boards: dict[str, SerialBoard] = {}
+
+    @property
+    def simulator(self) -> Simulator:
+        """The simulated NFC table, started on first use."""
+        if self._simulator is None:
+            self._simulator = Simulator()
+        return self._simulator
+
+    def board(self, port: str) -> SerialBoard:
+        if port not in self._boards:
+            self._boards[port] = SerialBoard(port, self.clock)
+        return self._boards[port]
+
+    def close(self) -> None:
+        for board in self._boards.values():
+            board.close()
+        self._boards.clear()
+        if self._simulator is not None:
+            self._simulator.close()
+            self._simulator = None
+
+
+Driver = Callable[[str, str, Sink, Clock, ReaderContext], Reader]
+
+
+def _nfc(rest: str, zone: str, sink: Sink, clock: Clock, context: ReaderContext) -> Reader:
+    if not rest:
+        raise ReaderError(f"zone {zone}: 'nfc:' needs an nfcpy path, e.g. nfc:tty:nfc-zone1:pn532")
+    return NfcZoneReader(zone, sink, clock, path=rest)
+
+
+def _sim(rest: str, zone: str, sink: Sink, clock: Clock, context: ReaderContext) -> Reader:
+    sim_zone = context.simulator.add_zone(zone)
+    return NfcZoneReader(zone, sink, clock, path=sim_zone.path)
+
+
+def _serial(rest: str, zone: str, sink: Sink, clock: Clock, context: ReaderContext) -> Reader:
+    port, _, channel = rest.partition("#")
+    if not port:
+        raise ReaderError(f"zone {zone}: 'serial:' needs a port, e.g. serial:/dev/ttyACM0#0")
+    if channel and (not channel.isdigit() or int(channel) > 3):
+        raise ReaderError(f"zone {zone}: a reader board has channels 0 to 3, not {channel!r}")
+    return context.board(port).channel(int(channel or 0), zone, sink)
+
+
+def _mock(rest: str, zone: str, sink: Sink, clock: Clock, context: ReaderContext) -> Reader:
+    return MockReader(zone, sink, clock)
+
+
+DRIVERS: dict[str, Driver] = {"nfc": _nfc, "sim": _sim, "serial": _serial, "mock": _mock}
+
+
+def open_reader(spec: str, zone: str, sink: Sink, clock: Clock, context: ReaderContext) -> Reader:
+    """The reader a spec string names (not started yet).
+
+    :raises ReaderError: for an unknown kind or a malformed spec, saying what to write.
+    """
+    kind, colon, rest = spec.partition(":")
+    if not colon or kind not in DRIVERS:
+        kinds = ", ".join(f"{k}:" for k in DRIVERS)
+        raise ReaderError(f"zone {zone}: unknown reader {spec!r}; use one of {kinds}")
+    return DRIVERS[kind](rest, zone, sink, clock, context)

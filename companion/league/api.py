@@ -1,0 +1,150 @@
+"""The league's JSON API (``/api/v1``, described in :mod:`companion.league.openapi`).
+
+Views are thin: they check who asks and what was sent, and call the ledger and the queries.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response, jsonify, request
+
+from companion.league import admin, ledger, queries
+from companion.league.database import using
+from companion.league.engine import TapeRefused, replay_tape
+from companion.league.errors import BadRequest
+from companion.league.openapi import spec
+from companion.league.payload import parse_push
+from companion.league.schema import version
+from companion.league.webio import int_arg, json_body, pool, require_organiser, require_table
+
+bp = Blueprint("league_api", __name__, url_prefix="/api/v1")
+
+
+@bp.get("/openapi.json")
+def openapi() -> Response:
+    return jsonify(spec())
+
+
+@bp.get("/health")
+def health() -> Response:
+    with using(pool()) as conn:
+        return jsonify(ok=True, schema=version(conn))
+
+
+@bp.post("/games")
+def push_game() -> tuple[Response, int]:
+    """A table ships a finished (or voided) game; stored once, counted if it replays true."""
+    table = require_table()
+    push = parse_push(json_body())
+    with using(pool()) as conn:
+        again = ledger.known_push(conn, push, table)
+    if again is None:
+        try:
+            replayed = replay_tape(push.tape)
+        except TapeRefused as exc:
+            raise BadRequest(str(exc), 422) from None
+        again = ledger.receive(pool(), table, push, replayed)
+    answer = {
+        "id": again.id,
+        "status": again.status,
+        "season": again.season,
+        "duplicate": again.duplicate,
+        "dispute": list(again.dispute),
+    }
+    return jsonify(answer), 200 if again.duplicate else 201
+
+
+@bp.get("/games")
+def list_games() -> Response:
+    limit = int_arg("limit", 20, 1, 200)
+    before = int_arg("before", None, 1, 2**62)
+    with using(pool()) as conn:
+        season = admin.find_season(conn, request.args.get("season"))
+        found = queries.games(conn, season.id, limit=limit or 20, before=before)
+    return jsonify(season=season.name, games=found)
+
+
+@bp.get("/games/<uid>")
+def one_game(uid: str) -> Response:
+    with using(pool()) as conn:
+        return jsonify(queries.game(conn, uid))
+
+
+@bp.get("/games/<uid>/tape")
+def game_tape(uid: str) -> Response:
+    with using(pool()) as conn:
+        return jsonify(tape=queries.tape(conn, uid))
+
+
+@bp.post("/games/<uid>/void")
+def void(uid: str) -> Response:
+    require_organiser()
+    body = json_body()
+    reason = body.get("reason", "") if isinstance(body, dict) else None
+    if not isinstance(reason, str):
+        raise BadRequest('the body is {"reason": "why the game does not count"}')
+    previous = ledger.void_game(pool(), uid, reason)
+    return jsonify(id=uid, status="void", was=previous)
+
+
+@bp.get("/standings")
+def standings() -> Response:
+    with using(pool()) as conn:
+        season = admin.find_season(conn, request.args.get("season"))
+        return jsonify(season=season.name, standings=queries.standings(conn, season.id))
+
+
+@bp.get("/factions")
+def factions() -> Response:
+    with using(pool()) as conn:
+        season = admin.find_season(conn, request.args.get("season"))
+        return jsonify(season=season.name, **queries.faction_stats(conn, season.id))
+
+
+@bp.get("/players")
+def players() -> Response:
+    with using(pool()) as conn:
+        return jsonify(players=queries.players(conn))
+
+
+@bp.get("/players/<name>")
+def player(name: str) -> Response:
+    limit = int_arg("limit", 100, 1, 1000)
+    with using(pool()) as conn:
+        return jsonify(queries.player(conn, name, limit=limit or 100))
+
+
+@bp.post("/players/merge")
+def merge() -> Response:
+    require_organiser()
+    body = json_body()
+    names = _strings(body, "from", "into")
+    kept = ledger.merge_players(pool(), names["from"], names["into"])
+    return jsonify(merged=names["from"], into=kept)
+
+
+@bp.get("/seasons")
+def seasons() -> Response:
+    with using(pool()) as conn:
+        found = admin.seasons(conn)
+    return jsonify(
+        seasons=[{"name": s.name, "started": s.started.isoformat()} for s in found],
+        current=found[-1].name if found else None,
+    )
+
+
+@bp.post("/seasons")
+def new_season() -> tuple[Response, int]:
+    require_organiser()
+    name = _strings(json_body(), "name")["name"]
+    with using(pool()) as conn:
+        season = admin.start_season(conn, name)
+    return jsonify(name=season.name, started=season.started.isoformat()), 201
+
+
+def _strings(body: Any, *fields: str) -> dict[str, str]:
+    if not isinstance(body, dict) or not all(isinstance(body.get(f), str) for f in fields):
+        shape = ", ".join(f'"{f}": "..."' for f in fields)
+        raise BadRequest(f"the body is {{{shape}}}")
+    return {f: body[f] for f in fields}

@@ -1,0 +1,238 @@
+"""The league API as OpenAPI 3.0, written by hand (a test checks it names every API route)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+ERROR = {"$ref": "#/components/responses/Error"}
+SEASON = {
+    "name": "season",
+    "in": "query",
+    "required": False,
+    "description": "a season's name (default: the current season)",
+    "schema": {"type": "string"},
+}
+
+
+def _obj(required: tuple[str, ...] = (), **fields: Any) -> dict[str, Any]:
+    props = {k: {"type": v} if isinstance(v, str) else v for k, v in fields.items()}
+    return {"type": "object", "required": list(required), "properties": props}
+
+
+def _op(
+    summary: str,
+    *,
+    ok: str = "200",
+    result: dict[str, Any] | None = None,
+    body: dict[str, Any] | None = None,
+    auth: str | None = None,
+    errors: tuple[str, ...] = (),
+    params: tuple[dict[str, Any], ...] = (),
+) -> dict[str, Any]:
+    op: dict[str, Any] = {
+        "summary": summary,
+        "responses": {
+            ok: {"description": "OK", "content": {"application/json": {"schema": result or {}}}}
+        },
+    }
+    if params:
+        op["parameters"] = list(params)
+    if body is not None:
+        op["requestBody"] = {"required": True, "content": {"application/json": {"schema": body}}}
+        errors = ("400", *errors)
+    if auth is not None:
+        op["security"] = [{auth: []}]
+        errors = (*errors, "401", "403") if auth == "organiser" else (*errors, "401")
+    for code in (*errors, "503"):
+        op["responses"][code] = ERROR
+    return op
+
+
+def _path(name: str, what: str) -> dict[str, Any]:
+    return {"name": name, "in": "path", "required": True, "description": what,
+            "schema": {"type": "string"}}  # fmt: skip
+
+
+def _query(name: str, what: str) -> dict[str, Any]:
+    return {"name": name, "in": "query", "required": False, "description": what,
+            "schema": {"type": "integer"}}  # fmt: skip
+
+
+PUSH = _obj(
+    ("id", "tape"),
+    id={"type": "string", "pattern": "^[A-Za-z0-9][A-Za-z0-9._:-]{0,99}$"},
+    status={"type": "string", "enum": ["finished", "void"], "default": "finished"},
+    tape={
+        "type": "array",
+        "minItems": 1,
+        "items": {"type": "object"},
+        "description": "the tape (tape-v1): its header, then every event line",
+    },
+    claimed=_obj(
+        ("winners", "vp"),
+        winners={"type": "array", "items": {"type": "string"}},
+        vp={"type": "object", "additionalProperties": {"type": "integer"}},
+    ),
+    guests={"type": "array", "items": {"type": "string"}},
+    finished_at={"type": "number", "nullable": True},
+)
+RECEIPT = _obj(
+    ("id", "status", "season", "duplicate", "dispute"),
+    id="string",
+    status={"type": "string", "enum": ["counted", "disputed", "void"]},
+    season="string",
+    duplicate="boolean",
+    dispute={"type": "array", "items": {"type": "string"}},
+)
+RATING = _obj(("ordinal", "mu", "sigma"), ordinal="number", mu="number", sigma="number")
+STANDING = _obj(
+    ("rank", "player", "games", "wins", "shared_wins", "vp", "rating"),
+    rank="integer",
+    player="string",
+    games="integer",
+    wins="integer",
+    shared_wins="integer",
+    vp="integer",
+    vp_per_game="number",
+    rating=RATING,
+)
+WIN_RATE = _obj(
+    ("factions", "games", "wins", "win_rate", "interval", "expected"),
+    factions={"type": "array", "items": {"type": "string"}},
+    names={"type": "array", "items": {"type": "string"}},
+    games="integer",
+    wins="integer",
+    win_rate="number",
+    interval={"type": "array", "items": {"type": "number"}, "minItems": 2, "maxItems": 2},
+    expected="number",
+)
+
+
+def _list(key: str, item: dict[str, Any], **more: Any) -> dict[str, Any]:
+    return _obj((key,), **{key: {"type": "array", "items": item}}, **more)
+
+
+def spec() -> dict[str, Any]:
+    return {
+        "openapi": "3.0.3",
+        "info": {"title": "Table companion league", "version": "1"},
+        "components": {
+            "securitySchemes": {
+                "table": {"type": "http", "scheme": "bearer", "description": "a table key"},
+                "organiser": {"type": "http", "scheme": "bearer", "description": "organiser"},
+            },
+            "responses": {
+                "Error": {
+                    "description": 'What is wrong and what to do: {"error": "..."}',
+                    "content": {"application/json": {"schema": _obj(("error",), error="string")}},
+                }
+            },
+        },
+        "paths": {
+            "/api/v1/openapi.json": {"get": _op("This document")},
+            "/api/v1/health": {"get": _op("The server and its database are up")},
+            **_game_paths(),
+            **_season_paths(),
+            **_player_paths(),
+        },
+    }
+
+
+def _game_paths() -> dict[str, Any]:
+    uid = _path("uid", "the game's stable id")
+    return {
+        "/api/v1/games": {
+            "post": _op(
+                "A table ships a game: 201 stored (counted, disputed or void), 200 the same "
+                "game again, 409 another tape or claim under a stored id, 422 not a league "
+                "game (not Smash Up, or a header the rules engine refuses)",
+                ok="201",
+                body=PUSH,
+                result=RECEIPT,
+                auth="table",
+                errors=("409", "413", "422"),
+            ),
+            "get": _op(
+                "A season's games, newest first",
+                result=_list("games", {"type": "object"}, season="string"),
+                params=(
+                    SEASON,
+                    _query("limit", "1 to 200 (default 20)"),
+                    _query("before", "only games before this league order"),
+                ),
+                errors=("400", "404"),
+            ),
+        },
+        "/api/v1/games/{uid}": {
+            "get": _op("One game, its seats and rating changes", params=(uid,), errors=("404",))
+        },
+        "/api/v1/games/{uid}/tape": {
+            "get": _op("The game's tape as received", params=(uid,), errors=("404",))
+        },
+        "/api/v1/games/{uid}/void": {
+            "post": _op(
+                "The organiser voids a game: it stops counting, ratings are recomputed",
+                body=_obj((), reason="string"),
+                params=(uid,),
+                auth="organiser",
+                errors=("404",),
+            )
+        },
+    }
+
+
+def _season_paths() -> dict[str, Any]:
+    return {
+        "/api/v1/standings": {
+            "get": _op(
+                "Standings: games, wins (shared ones too), VP and rating",
+                result=_list("standings", STANDING, season="string"),
+                params=(SEASON,),
+                errors=("404",),
+            )
+        },
+        "/api/v1/factions": {
+            "get": _op(
+                "Win rates per faction and faction pair with 95% Wilson intervals",
+                result=_list("factions", WIN_RATE, pairs={"type": "array", "items": WIN_RATE}),
+                params=(SEASON,),
+                errors=("404",),
+            )
+        },
+        "/api/v1/seasons": {
+            "get": _op("The seasons, oldest first, and the current one"),
+            "post": _op(
+                "The organiser starts a new season (games go there from now on)",
+                ok="201",
+                body=_obj(("name",), name="string"),
+                auth="organiser",
+                errors=("409",),
+            ),
+        },
+    }
+
+
+def _player_paths() -> dict[str, Any]:
+    return {
+        "/api/v1/players": {
+            "get": _op(
+                "League player names (tables offer them at setup)",
+                result=_list("players", _obj(("name",), name="string", games="integer")),
+            )
+        },
+        "/api/v1/players/{name}": {
+            "get": _op(
+                "A player's games, newest first, with the rating after each",
+                params=(_path("name", "a player's name"), _query("limit", "1 to 1000")),
+                errors=("400", "404"),
+            )
+        },
+        "/api/v1/players/merge": {
+            "post": _op(
+                "The organiser merges two spellings of one player ('from' becomes 'into')",
+                body=_obj(("from", "into"), **{"from": "string", "into": "string"}),
+                auth="organiser",
+                errors=("404", "409"),
+            )
+        },
+    }

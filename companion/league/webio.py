@@ -1,0 +1,106 @@
+"""What every league view needs: the database pool, a strictly read JSON body, checked query
+parameters, and who is asking (a table by its key, the organiser by the token).
+
+Keys come as ``Authorization: Bearer <key>``.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any
+
+from flask import current_app, request
+
+from companion.league.admin import TableRow, is_organiser, table_for_key
+from companion.league.database import Pool, using
+from companion.league.errors import BadRequest, LeagueError
+
+POOL = "league.pool"
+
+
+def pool() -> Pool:
+    found: Pool = current_app.extensions[POOL]
+    return found
+
+
+def json_body() -> Any:
+    """The request body as JSON. Refuses what PostgreSQL could not keep as it is: NaN and
+    infinite numbers, and NUL characters in text."""
+    raw = request.get_data(cache=False)
+    try:
+        text = raw.decode("utf-8")
+        body = json.loads(text, parse_constant=_no_constant, parse_float=_finite)
+    except (UnicodeDecodeError, ValueError) as exc:
+        raise BadRequest(f"the body must be JSON in UTF-8 ({_reason(exc)})") from None
+    if "\\u0000" in json.dumps(body):
+        raise BadRequest("the body must not contain NUL characters (\\u0000)")
+    return body
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a number JSON allows")
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"{text} is too large a number")
+    return value
+
+
+def _reason(exc: Exception) -> str:
+    return str(exc).split("\n")[0] or type(exc).__name__
+
+
+def int_arg(name: str, default: int | None, low: int, high: int) -> int | None:
+    """An optional whole-number query parameter within [low, high]."""
+    value = request.args.get(name)
+    if value is None:
+        return default
+    try:
+        number = int(value)
+    except ValueError:
+        number = low - 1
+    if not low <= number <= high:
+        raise BadRequest(f"?{name}= is a whole number from {low} to {high}, not {value!r}")
+    return number
+
+
+def _bearer() -> str | None:
+    header = request.headers.get("Authorization", "")
+    scheme, _, value = header.partition(" ")
+    if scheme.lower() != "bearer" or not value.strip():
+        return None
+    return value.strip()
+
+
+def require_table() -> TableRow:
+    """The pushing table. :raises LeagueError: 401 without a key, or with an unknown one."""
+    key = _bearer()
+    if key is None:
+        raise LeagueError(
+            "a table sends its key as 'Authorization: Bearer <table key>' (from "
+            "`companion league table add NAME`, in the table config's [league] section)",
+            401,
+        )
+    with using(pool()) as conn:
+        table = table_for_key(conn, key)
+    if table is None:
+        raise LeagueError("this table key is not known to the league (or was revoked)", 401)
+    return table
+
+
+def require_organiser() -> None:
+    """:raises LeagueError: 401 unless the organiser token is given."""
+    token = _bearer()
+    if token is None:
+        raise LeagueError(
+            "this needs the organiser token as 'Authorization: Bearer <token>' "
+            "(`companion league organiser-token` makes one)",
+            401,
+        )
+    with using(pool()) as conn:
+        allowed = is_organiser(conn, token)
+    if not allowed:
+        raise LeagueError("that is not the organiser token", 403)

@@ -1,0 +1,1 @@
+"""Plausible whole games, generated from a seed (tests, benchmarks, the demo)."""

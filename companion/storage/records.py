@@ -1,0 +1,100 @@
+"""What the store hands out (games, log entries, bindings) and the JSON it keeps them as."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping, Sequence
+from contextlib import AbstractContextManager
+from dataclasses import dataclass
+from typing import Any
+
+from sqlite_utils import Database
+
+from companion.errors import StoreError
+from companion.storage.schema import scalar
+
+Line = dict[str, Any]
+Entry = tuple[Mapping[str, Any], Sequence[Mapping[str, Any]], bool]
+"""A tape line to append, the events derived from it, and whether it changed the game."""
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """One stored game: its tape header exactly as given, and how it ended."""
+
+    id: int
+    game: str
+    header: dict[str, Any]
+    players: list[str]
+    started: float
+    ended: float | None
+    winner: str | None
+    winners: list[str] | None
+    #: abandoned unfinished when another game started at the table
+    void: bool = False
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    """One appended tape line with the game events the tracker derived from it."""
+
+    seq: int
+    at: float | None
+    recorded: float
+    line: Line
+    events: list[dict[str, Any]]
+    changed: bool
+
+
+@dataclass(frozen=True)
+class Binding:
+    """A tag enrolled as a card (``owner`` names the player when two players share a faction)."""
+
+    uid: str
+    card: str
+    owner: str | None
+    bound: float
+
+
+class Connected:
+    """What the store's parts share: its name, clock and the one locked connection."""
+
+    name: str
+    league_outbox: bool = False
+    """Whether finished and voided games go to the league outbox (the table has a league)."""
+    _clock: Callable[[], float]
+    _next_seq: dict[int, int]
+
+    def _locked(self) -> AbstractContextManager[Database]:
+        raise NotImplementedError
+
+
+def require_game(db: Database, game_id: int) -> None:
+    if scalar(db, "SELECT count(*) FROM games WHERE id = ?", game_id) == 0:
+        raise StoreError(f"there is no game {game_id} in this store")
+
+
+def clean_uid(uid: str) -> str:
+    cleaned = uid.strip().upper()
+    if not cleaned:
+        raise StoreError("a tag uid cannot be empty")
+    return cleaned
+
+
+def line_at(line: Mapping[str, Any]) -> float | None:
+    """The tape event's "at" (seconds since the game started), when it carries a number."""
+    if not isinstance(line, dict):
+        raise StoreError(f"a tape line must be a JSON object, not {type(line).__name__}")
+    at = line.get("at")
+    return float(at) if isinstance(at, int | float) and not isinstance(at, bool) else None
+
+
+def loads(text: str | None) -> Any:
+    return None if text is None else json.loads(text)
+
+
+def dump(value: object, what: str) -> str:
+    try:
+        return json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+    except (TypeError, ValueError) as exc:
+        raise StoreError(f"the {what} cannot be stored as JSON ({exc})") from None

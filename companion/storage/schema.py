@@ -1,0 +1,140 @@
+"""The store's file: recognising our own files, the schema and its migrations, the pragmas.
+
+A mistyped ``--db`` path must not damage another program's file, so the store reads the file
+header itself and refuses anything that is not ours before SQLite ever opens it.
+"""
+
+from __future__ import annotations
+
+import secrets
+from pathlib import Path
+from typing import Any
+
+from sqlite_utils import Database, Migrations
+
+from companion.errors import StoreError
+
+APPLICATION_ID = 0x54434D50
+"""``PRAGMA application_id`` of our files ("TCMP", big-endian at offset 68 of the header)."""
+SCHEMA_VERSION = "1"
+_MAGIC = b"SQLite format 3\x00"
+_HEADER_BYTES = 108  # the 100-byte file header plus page 1's b-tree header (the schema table)
+SETUP_ATTEMPTS = 50
+"""How often opening a new file is tried while another program is creating it."""
+
+migrations = Migrations("companion")
+
+
+@migrations(name="0001-initial")
+def _initial(db: Database) -> None:
+    """Games, their logs, raw reads, tag bindings, and the schema version."""
+    # fmt: off
+    db.table("games").create(
+        {"id": int, "game": str, "header": str, "players": str, "started": float,
+         "ended": float, "winner": str, "winners": str},
+        pk="id", not_null=["game", "header", "players", "started"],
+    )
+    db.table("log").create(
+        {"id": int, "game_id": int, "seq": int, "at": float, "recorded": float,
+         "line": str, "events": str, "changed": int},
+        pk="id", not_null=["game_id", "seq", "recorded", "line", "events", "changed"],
+        foreign_keys=[("game_id", "games", "id")],
+    )
+    db.table("reads").create(
+        {"id": int, "zone": str, "uid": str, "kind": str, "at": float, "recorded": float,
+         "detail": str},
+        pk="id", not_null=["zone", "uid", "kind", "at", "recorded"],
+    )
+    db.table("bindings").create(
+        {"uid": str, "card": str, "owner": str, "bound": float},
+        pk="uid", not_null=["card", "bound"],
+    )
+    db.table("meta").create({"key": str, "value": str}, pk="key", not_null=["value"])
+    # fmt: on
+    db.table("log").create_index(["game_id", "seq"], unique=True)
+    db.table("reads").create_index(["recorded"])
+    db.execute("INSERT INTO meta (key, value) VALUES ('schema_version', ?)", [SCHEMA_VERSION])
+    db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+
+
+@migrations(name="0002-league-outbox")
+def _league_outbox(db: Database) -> None:
+    """Finished games waiting to be shipped to a league server; the file's own id, which makes
+    its games' ids unique across tables; voided games."""
+    db.table("games").add_column("void", int, not_null_default=0)
+    # fmt: off
+    db.table("outbox").create(
+        {"id": int, "game_id": int, "uid": str, "status": str, "payload": str, "queued": float,
+         "state": str, "attempts": int, "next_try": float, "last_error": str, "sent": float,
+         "answer": str},
+        pk="id",
+        not_null=["game_id", "uid", "status", "payload", "queued", "state", "attempts",
+                  "next_try"],
+        defaults={"state": "pending", "attempts": 0, "next_try": 0.0},
+        foreign_keys=[("game_id", "games", "id")],
+    )
+    # fmt: on
+    db.table("outbox").create_index(["state", "next_try"])
+    db.execute("INSERT INTO meta (key, value) VALUES ('table_uid', ?)", [secrets.token_hex(8)])
+
+
+def check_file(path: Path) -> None:
+    """Refuse a file that is not ours, reading its header ourselves so SQLite never touches it.
+
+    A missing or empty file, or a SQLite file with no application id and nothing in it, is
+    adopted. :raises StoreError: for anything else that is not ours.
+    """
+    if path.is_dir():
+        raise StoreError(f"{path} is a directory; choose a file path for --db")
+    try:
+        with path.open("rb") as file:
+            head = file.read(_HEADER_BYTES)
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise StoreError(f"{path} cannot be read ({exc.strerror}); choose another path") from None
+    if not head:
+        return
+    if not head.startswith(_MAGIC) or len(head) < _HEADER_BYTES:
+        raise StoreError(
+            f"{path} is not a SQLite database (first bytes {head[:16]!r}); "
+            "it was left untouched; move it away or choose another path"
+        )
+    app_id = int.from_bytes(head[68:72], "big")
+    schema_is_empty = head[100] == 0x0D and head[103:105] == b"\x00\x00"  # leaf page, no cells
+    if app_id == APPLICATION_ID or (app_id == 0 and schema_is_empty):
+        return
+    raise StoreError(foreign(str(path)))
+
+
+def foreign(name: str) -> str:
+    return (
+        f"{name} is not a table-companion database (it is a SQLite file of another program); "
+        "it was left untouched; choose another --db path"
+    )
+
+
+def prepare(db: Database, name: str, *, on_disk: bool) -> None:
+    """Check the file is ours (or new), set the pragmas, apply pending migrations."""
+    # One snapshot for both reads: another program may be creating this file now.
+    db.execute("BEGIN")
+    app_id = scalar(db, "PRAGMA application_id")
+    tables = scalar(db, "SELECT count(*) FROM sqlite_master")
+    db.execute("COMMIT")
+    if app_id != APPLICATION_ID and (app_id != 0 or tables):
+        raise StoreError(foreign(name))  # e.g. tables only in another program's -wal
+    if on_disk:
+        mode = db.execute("PRAGMA journal_mode=WAL").fetchone()[0]
+        if mode != "wal":
+            raise StoreError(f"{name}: cannot use write-ahead logging (mode {mode})")
+    db.execute("PRAGMA synchronous=FULL")
+    db.execute("PRAGMA foreign_keys=ON")
+    if app_id == 0:
+        # Stamp the file before anything else: migrations commit their bookkeeping
+        # table separately, and a power cut there must not leave a file we refuse.
+        db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+    migrations.apply(db)
+
+
+def scalar(db: Database, sql: str, *params: Any) -> Any:
+    return db.execute(sql, list(params)).fetchone()[0]

@@ -1,0 +1,103 @@
+"""A live game: the in-memory tracker in front of the durable event store.
+
+Each line is applied in memory first (pure, may be rejected), then appended to the store
+and committed, and only then becomes the acknowledged state: a crash at any moment loses
+nothing that was acknowledged.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.catalogue.cards import Catalogue
+from companion.errors import Rejected, StoreError, TapeError
+from companion.rules.game import final_vp
+from companion.storage.store import EventStore
+from companion.tape.documents import as_line
+from companion.tape.lines import Header, parse_header
+from companion.tracker.game import Game
+from companion.tracker.state import Outcome
+
+
+class LiveGame:
+    def __init__(self, store: EventStore, game_id: int, game: Game) -> None:
+        self.store = store
+        self.game_id = game_id
+        self.game = game
+
+    @classmethod
+    def start(cls, store: EventStore, header: dict[str, Any], catalogue: Catalogue) -> LiveGame:
+        parsed = _header(header, catalogue)
+        game_id = store.create_game(header)
+        return cls(store, game_id, Game(parsed, catalogue))
+
+    @classmethod
+    def resume(cls, store: EventStore, game_id: int, catalogue: Catalogue) -> LiveGame:
+        """Rebuild the state by replaying the stored log (the log is the source of truth)."""
+        record = store.game(game_id)
+        game = Game(_header(record.header, catalogue), catalogue)
+        for seq, line in enumerate(store.lines(game_id), start=1):
+            try:
+                game.apply(as_line(line))
+            except Rejected as exc:
+                raise StoreError(
+                    f"game {game_id}, log entry {seq} no longer applies: {exc}"
+                ) from None
+        live = cls(store, game_id, game)
+        if game.state.table.winners and record.ended is None:
+            live._finish()  # the power went between the winning line and recording the end
+        return live
+
+    def submit(self, line: dict[str, Any]) -> Outcome:
+        """Apply, persist, acknowledge. :raises Rejected: nothing changed, nothing stored."""
+        checkpoint = self.game.checkpoint()
+        try:
+            outcome = self.game.apply(as_line(line))
+        except Rejected as exc:
+            self._keep_rejected(line, exc)
+            raise
+        try:
+            self.store.append(self.game_id, line, list(outcome.events), outcome.changed)
+        except BaseException:
+            self.game.rollback(checkpoint)
+            raise
+        won, had_won = self.game.state.table.winners, checkpoint.state.table.winners
+        if won and not had_won:
+            self._finish()
+        elif had_won and not won:
+            self.store.reopen_game(self.game_id)
+        return outcome
+
+    @property
+    def finished(self) -> bool:
+        return bool(self.game.state.table.winners)
+
+    def abandon(self) -> None:
+        """Another game starts at the table: this one, if unfinished, is void."""
+        if not self.finished:
+            self.store.void_game(self.game_id)
+
+    def _finish(self) -> None:
+        table = self.game.state.table
+        # what the table claims to a league: Smash Up's final VP (after Madness)
+        claimed = (
+            None if self.game.cthulhu else dict(zip(table.players, final_vp(table), strict=True))
+        )
+        self.store.finish_game(self.game_id, list(table.winners), claimed)
+
+    def _keep_rejected(self, line: dict[str, Any], error: Rejected) -> None:
+        zone, uid, at = line.get("zone"), line.get("tap"), line.get("at")
+        self.store.append_read(
+            zone if isinstance(zone, str) else "-",
+            uid if isinstance(uid, str) else "-",
+            "rejected",
+            float(at) if isinstance(at, int | float) else 0.0,
+            {"game": self.game_id, "line": line, "error": str(error)},
+        )
+
+
+def _header(raw: dict[str, Any], catalogue: Catalogue) -> Header:
+    try:
+        return parse_header(raw, catalogue)
+    except TapeError as exc:
+        raise StoreError(f"the game header is not valid: {exc}") from None

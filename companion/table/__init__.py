@@ -1,0 +1,1 @@
+"""The running table: readers, tap filter, tracker and store wired together; enrolment."""

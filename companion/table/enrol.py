@@ -1,0 +1,141 @@
+"""Enrolling tags: binding each NFC tag's uid to a card (and owner), one by one or a whole
+faction at a time in printed order, and sharing a tagged deck's bindings as JSON."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from companion.catalogue.cards import Card, Catalogue
+from companion.errors import CompanionError
+from companion.storage.store import EventStore
+
+EXPORT_VERSION = 1
+
+
+class EnrolError(CompanionError, ValueError):
+    """A binding cannot be made or a bindings file cannot be read; nothing was changed."""
+
+
+def deck_order(catalogue: Catalogue, faction_id: str) -> list[Card]:
+    """The faction's 20 physical cards in printed order (a card with 4 copies appears 4 times)."""
+    if faction_id not in catalogue.factions:
+        known = ", ".join(sorted(catalogue.factions))
+        raise EnrolError(f"unknown faction {faction_id!r}; factions: {known}")
+    return [
+        card
+        for card in catalogue.faction_cards(faction_id)
+        if card.type in ("minion", "action")
+        for _ in range(card.copies)
+    ]
+
+
+@dataclass
+class BulkEnrolment:
+    """Each new tag read binds the next card of the deck; a tag already bound is named and
+    left alone (never rebound silently), and the same card is asked for again."""
+
+    cards: list[Card]
+    owner: str | None = None
+    position: int = 0
+    bound: list[tuple[str, str]] = field(default_factory=list)
+
+    @property
+    def done(self) -> bool:
+        return self.position >= len(self.cards)
+
+    def next_card(self) -> Card | None:
+        return None if self.done else self.cards[self.position]
+
+    def prompt(self) -> str:
+        card = self.next_card()
+        if card is None:
+            return f"All {len(self.cards)} cards are enrolled."
+        copy = sum(1 for c in self.cards[: self.position] if c.id == card.id) + 1
+        total = sum(1 for c in self.cards if c.id == card.id)
+        copies = f" (copy {copy} of {total})" if total > 1 else ""
+        return f"Tap {card.name}{copies}: card {self.position + 1} of {len(self.cards)}."
+
+    def read(
+        self,
+        uid: str,
+        store: EventStore,
+        catalogue: Catalogue,
+        known: Mapping[str, str] | None = None,
+    ) -> str:
+        """Handle one tag read; returns what to tell the person. ``known`` adds bindings
+        held elsewhere (a running game's tags) to the store's."""
+        uid = uid.upper()
+        card = self.next_card()
+        if card is None:
+            return self.prompt()
+        existing = store.binding(uid)
+        bound_to = existing.card if existing is not None else (known or {}).get(uid)
+        if bound_to is not None:
+            name = catalogue[bound_to].name if bound_to in catalogue else bound_to
+            return f"Tag {uid} is already {name}; it was not rebound. {self.prompt()}"
+        store.bind(uid, card.id, self.owner)
+        self.bound.append((uid, card.id))
+        self.position += 1
+        return f"Tag {uid} is now {card.name}. {self.prompt()}"
+
+
+def describe(uid: str, store: EventStore, catalogue: Catalogue) -> str:
+    """What is this tag?"""
+    found = store.binding(uid.upper())
+    if found is None:
+        return f"Tag {uid.upper()} is not enrolled."
+    card = catalogue.get(found.card)
+    owner = f", owned by {found.owner}" if found.owner else ""
+    name = card.name if card else f"{found.card} (not in this catalogue)"
+    return f"Tag {uid.upper()} is {name} ({found.card}){owner}."
+
+
+def export_bindings(store: EventStore) -> dict[str, Any]:
+    return {
+        "bindings": EXPORT_VERSION,
+        "tags": [
+            {"uid": b.uid, "card": b.card, "owner": b.owner}
+            for b in sorted(store.bindings().values(), key=lambda b: b.uid)
+        ],
+    }
+
+
+def import_bindings(path: Path, store: EventStore, catalogue: Catalogue) -> tuple[int, list[str]]:
+    """Add the bindings in a file. Returns (added, notes). Every entry is checked before
+    anything is written; a uid bound to another card here is reported, not rebound.
+
+    :raises EnrolError: for a file that is not a bindings file, naming the entry.
+    """
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise EnrolError(f"{path}: cannot read it as a bindings file: {exc}") from None
+    if not isinstance(data, dict) or data.get("bindings") != EXPORT_VERSION:
+        raise EnrolError(f'{path}: not a bindings file (it needs "bindings": {EXPORT_VERSION})')
+    entries = data.get("tags")
+    if not isinstance(entries, list):
+        raise EnrolError(f'{path}: "tags" must be a list of {{"uid", "card", "owner"}}')
+    wanted: list[tuple[str, str, str | None]] = []
+    for index, entry in enumerate(entries):
+        where = f"{path}: tags[{index}]"
+        if not isinstance(entry, dict) or not isinstance(entry.get("uid"), str):
+            raise EnrolError(f'{where}: needs a "uid" string')
+        card, owner = entry.get("card"), entry.get("owner")
+        if not isinstance(card, str) or card not in catalogue:
+            raise EnrolError(f"{where}: unknown card id {card!r}")
+        if owner is not None and not isinstance(owner, str):
+            raise EnrolError(f'{where}: "owner" must be a name or null')
+        wanted.append((entry["uid"].upper(), card, owner))
+    added, notes = 0, []
+    for uid, card, owner in wanted:
+        existing = store.binding(uid)
+        if existing is None:
+            store.bind(uid, card, owner)
+            added += 1
+        elif existing.card != card:
+            notes.append(f"{uid} is {existing.card} here, {card} in the file: kept {existing.card}")
+    return added, notes

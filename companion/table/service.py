@@ -1,0 +1,283 @@
+"""The running table: readers -> tap filter -> tracker -> store, with feedback and listeners.
+
+One worker thread turns reads into taps; every change (from a tap, the tablet or a button)
+goes through :meth:`TableService.submit` under one lock, so the game has a single writer.
+Each state carries a version; a request that says which version it saw is refused if the
+table has changed since (two tablets pressing "award" at once cannot score twice).
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+from collections import deque
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from companion.errors import Rejected
+from companion.hardware.feedback import NullFeedback, TableFeedback
+from companion.hardware.readers.base import HealthSnapshot, Reader, TagRead
+from companion.hardware.readers.registry import ReaderContext, open_reader
+from companion.hardware.readers.taps import Crosstalk, Ignored, Tap, TapFilter
+from companion.storage.session import LiveGame
+from companion.table.enrol import BulkEnrolment, EnrolError, deck_order
+from companion.tape.documents import Document, Event
+from companion.tracker.document import state_document
+from companion.tracker.state import Outcome
+
+Clock = Callable[[], float]
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """What listeners hear after each applied line."""
+
+    version: int
+    events: tuple[Event, ...]
+    changed: bool
+
+
+@dataclass(frozen=True, slots=True)
+class TapTiming:
+    """When one tap passed each stage, in seconds on the service's clock: what the benchmarks
+    and the readers page add up (place -> activated -> read -> tap -> stored -> screen)."""
+
+    zone: str
+    uid: str
+    activated: float | None  #: nfcpy finished activating the tag (nfcpy readers only)
+    read: float  #: the reader handed the read over
+    tap: float  #: the worker took it as a tap (raw read stored, tap filter passed)
+    stored: float  #: the tap's line stored and announced to every listener
+
+
+TIMINGS_KEPT = 200
+
+
+class TableService:
+    def __init__(
+        self,
+        live: LiveGame,
+        readers: Mapping[str, str],
+        *,
+        clock: Clock,
+        feedback: TableFeedback | None = None,
+        context: ReaderContext | None = None,
+        tap_filter: TapFilter | None = None,
+    ) -> None:
+        self.live = live
+        self.clock = clock
+        self.feedback: TableFeedback = feedback or NullFeedback()
+        self.context = context or ReaderContext(clock)
+        self._filter = tap_filter or TapFilter()
+        self._reads: queue.Queue[TagRead] = queue.Queue()
+        self._lock = threading.RLock()
+        self._listeners: list[Callable[[Change], None]] = []
+        self._document: tuple[int, Document] | None = None
+        self._stop = threading.Event()
+        self._worker: threading.Thread | None = None
+        self._started_at = clock()
+        #: the last taps' stage times, oldest first
+        self.timings: deque[TapTiming] = deque(maxlen=TIMINGS_KEPT)
+        #: while set, arrivals at this zone enrol tags instead of playing cards
+        self.enrolment: tuple[str, BulkEnrolment] | None = None
+        self.enrolment_messages: list[str] = []
+        self.readers: dict[str, Reader] = {
+            zone: open_reader(spec, zone, self._reads.put, clock, self.context)
+            for zone, spec in readers.items()
+        }
+
+    # Life cycle
+
+    def start(self) -> None:
+        self._worker = threading.Thread(target=self._work, name="table-worker", daemon=True)
+        self._worker.start()
+        for reader in self.readers.values():
+            reader.start()
+        self.feedback.show(self.document())
+
+    def stop(self) -> None:
+        for reader in self.readers.values():
+            reader.stop()
+        self._stop.set()
+        if self._worker is not None:
+            self._worker.join(timeout=3)
+        self.context.close()
+        self.feedback.close()
+
+    # The game
+
+    @property
+    def version(self) -> int:
+        return int(self.live.game.state.version)
+
+    def submit(self, line: dict[str, Any], *, seen_version: int | None = None) -> Outcome:
+        """Apply, store and announce one line. :raises Rejected: stale version or bad line."""
+        with self._lock:
+            if seen_version is not None and seen_version != self.version:
+                raise Rejected(
+                    f"the table changed since you looked (version {seen_version}, now "
+                    f"{self.version}): check the screen and try again"
+                )
+            outcome = self.live.submit(line)
+            self._announce(outcome)
+            return outcome
+
+    def document(self) -> Document:
+        """The current state document (built once per version)."""
+        return self.snapshot()[1]
+
+    def snapshot(self) -> tuple[int, Document]:
+        """The version and the state document of that version, read together."""
+        with self._lock:
+            version = self.version
+            if self._document is None or self._document[0] != version:
+                self._document = (
+                    version,
+                    state_document(self.live.game.state, self.live.game.catalogue),
+                )
+            return self._document
+
+    def replace_game(self, live: LiveGame) -> None:
+        """A new game starts at this table (the readers keep running); the one it replaces, if
+        unfinished, is void."""
+        with self._lock:
+            if live.game_id != self.live.game_id:
+                self.live.abandon()
+            self.live = live
+            self._document = None
+            self.enrolment = None
+            self._announce(Outcome(live.game.state, (), True))
+
+    def listen(self, listener: Callable[[Change], None]) -> Callable[[], None]:
+        """Call ``listener`` after every applied line; returns a function that stops it."""
+        with self._lock:
+            self._listeners.append(listener)
+
+        def stop() -> None:
+            with self._lock:
+                if listener in self._listeners:
+                    self._listeners.remove(listener)
+
+        return stop
+
+    def health(self) -> list[HealthSnapshot]:
+        return [reader.health.snapshot() for reader in self.readers.values()]
+
+    def start_enrolment(self, zone: str, faction: str, owner: str | None = None) -> str:
+        """Taps at ``zone`` now bind the faction's cards in printed order.
+
+        :raises EnrolError: for an unknown faction or zone.
+        """
+        if zone not in self.readers:
+            raise EnrolError(f"unknown zone {zone!r}; zones: {', '.join(self.readers)}")
+        enrolment = BulkEnrolment(deck_order(self.live.game.catalogue, faction), owner)
+        with self._lock:
+            self.enrolment = (zone, enrolment)
+            self.enrolment_messages = [enrolment.prompt()]
+        return enrolment.prompt()
+
+    def stop_enrolment(self) -> None:
+        with self._lock:
+            self.enrolment = None
+
+    def _enrol(self, read: TagRead) -> bool:
+        """Whether the read was taken by a bulk enrolment."""
+        with self._lock:
+            if self.enrolment is None or self.enrolment[0] != read.zone:
+                return False
+            _, enrolment = self.enrolment
+            before = len(enrolment.bound)
+            tags = self.live.game.state.header.tags
+            known = {uid: binding.card for uid, binding in tags.items()}
+            message = enrolment.read(read.uid, self.live.store, self.live.game.catalogue, known)
+            self.enrolment_messages.append(message)
+            if len(enrolment.bound) > before:
+                uid, card = enrolment.bound[-1]
+                line: dict[str, Any] = {"input": "bind", "tag": uid, "card": card}
+                if enrolment.owner in self.live.game.state.header.players:
+                    line["owner"] = enrolment.owner
+                self.submit(line)
+                self.feedback.accepted()
+            else:
+                self.feedback.ignored()
+            if enrolment.done:
+                self.enrolment = None
+            return True
+
+    def feed(self, read: TagRead) -> None:
+        """Hand a read to the worker as a reader would (tests, the virtual table)."""
+        self._reads.put(read)
+
+    # Internals
+
+    def _announce(self, outcome: Outcome) -> None:
+        change = Change(self.version, outcome.events, outcome.changed)
+        self.feedback.show(self.document())
+        for listener in list(self._listeners):
+            listener(change)
+
+    def _work(self) -> None:
+        while not self._stop.is_set():
+            try:
+                read = self._reads.get(timeout=0.05)
+            except queue.Empty:
+                self._handle(self._filter.poll(self.clock()))
+                continue
+            self.live.store.append_read(
+                read.zone, read.uid, read.kind, read.at, {"card": read.card} if read.card else None
+            )
+            if read.kind == "arrived" and self._enrol(read):
+                continue
+            self._handle(self._filter.poll(read.at) + self._filter.feed(read), read)
+
+    def _handle(
+        self, outputs: list[Tap | Crosstalk | Ignored], read: TagRead | None = None
+    ) -> None:
+        for output in outputs:
+            if isinstance(output, Ignored):
+                continue
+            tapped = self.clock()
+            at = round(output.at - self._started_at, 3)
+            if isinstance(output, Crosstalk):
+                line: dict[str, Any] = {
+                    "input": "crosstalk",
+                    "tag": output.uid,
+                    "zones": [output.first, output.second],
+                    "at": at,
+                }
+            else:
+                self._bind_from_ndef(output)
+                line = {"tap": output.uid, "zone": output.zone, "at": at}
+            try:
+                outcome = self.submit(line)
+            except Rejected:
+                self.feedback.ignored()
+                continue
+            if isinstance(output, Tap):
+                self._timed(output, read, tapped)
+            if outcome.changed:
+                self.feedback.accepted()
+            else:
+                self.feedback.ignored()
+
+    def _timed(self, tap: Tap, read: TagRead | None, tapped: float) -> None:
+        """Keep the tap's stage times (``read`` is the read that made it, if it was one)."""
+        made_it = read is not None and (read.uid, read.zone) == (tap.uid, tap.zone)
+        activated = read.activated if read is not None and made_it else None
+        read_at = read.at if read is not None and made_it else tap.at
+        self.timings.append(TapTiming(tap.zone, tap.uid, activated, read_at, tapped, self.clock()))
+
+    def _bind_from_ndef(self, tap: Tap) -> None:
+        """A card whose NDEF record names a card we know is recognised without enrolment
+        (the uid stays the key: an enrolled uid is never rebound from its NDEF)."""
+        if tap.card is None or tap.card not in self.live.game.catalogue:
+            return
+        if tap.uid in self.live.game.state.header.tags:
+            return
+        try:
+            self.submit({"input": "bind", "tag": tap.uid, "card": tap.card})
+        except Rejected:
+            return
+        if self.live.store.binding(tap.uid) is None:
+            self.live.store.bind(tap.uid, tap.card)

@@ -1,0 +1,1 @@
+"""The tape contract (shared/spec/tape-v1.md): tape lines, prompts, the bundled tapes."""

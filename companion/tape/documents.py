@@ -1,0 +1,340 @@
+"""The tape contract's data as types (``shared/spec/tape-v1.md``): tape lines, the events the
+trackers derive from them, prompts, and the state document of ``companion replay --json``.
+
+These are the shapes outside tools rely on, so they are written down once, here, and mypy
+checks every place that builds or reads them. Keys are added, never changed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Literal, Required, TypeAlias, TypedDict, cast
+
+JSON: TypeAlias = "None | bool | int | float | str | list[JSON] | dict[str, JSON]"
+"""Any JSON value (what a tape line's field holds before a handler checks it)."""
+
+
+# Tape lines: a tap (``tap``, ``zone``) or a tablet input (``input`` and its fields). Lines come
+# from outside, so handlers check each field they use (:func:`companion.tracker.common.need`);
+# the types below are what the contract promises and what our own code writes.
+Line = TypedDict(
+    "Line",
+    {
+        "tap": str,
+        "zone": str,
+        "at": float,
+        "input": str,
+        "prompt": int,
+        "option": int,
+        "tag": str,
+        "tags": list[str],
+        "card": str,
+        "owner": str,
+        "player": str,
+        "delta": int,
+        "count": int,
+        "target": str,
+        "effect": int,
+        "on": str,
+        "from": str,
+        "to": str,
+        "side": str,
+        "challenger": str,
+        "challenged": str,
+        "madness": bool,
+        "all": bool,
+        "roll": int,
+        "zones": list[str],
+        "rebind": bool,
+    },
+    total=False,
+)
+
+
+class Event(TypedDict, total=False):
+    """A game event the tracker derived from a line: ``event`` names it; ``text`` says it in
+    words where the tablet shows it; the other keys depend on the event."""
+
+    event: Required[str]
+    text: str
+    id: int
+    kind: str
+    message: str
+    prompt: int
+    option: int
+    tag: str
+    card: str
+    zone: str
+    player: str
+    delta: int
+    count: int
+    side: str
+    vp: int
+    winners: list[str]
+    powers: list[int]
+
+
+class OptionDocument(TypedDict):
+    label: str
+    line: Line
+
+
+class PromptDocument(TypedDict):
+    id: int
+    kind: str
+    message: str
+    tag: str | None
+    zone: str | None
+    options: list[OptionDocument]
+    left: int | None
+
+
+class Placing(TypedDict):
+    player: str
+    power: int
+    place: int
+    vp: int
+
+
+class Treasures(TypedDict):
+    count: int
+    order: list[str]
+
+
+class ScoringDocument(TypedDict):
+    zone: str
+    card: str
+    ranking: list[Placing]
+    treasures: Treasures
+
+
+class Preview(TypedDict):
+    ranking: list[Placing]
+    treasures: Treasures
+
+
+class TreasureDrawDocument(TypedDict):
+    player: str
+    count: int
+    card: str
+
+
+class DealDocument(TypedDict):
+    kind: Literal["draft", "draw"]
+    card: str
+    count: int
+    order: list[str]
+    taken: int
+    next: str | None
+
+
+class AttachedDocument(TypedDict):
+    tag: str
+    card: str
+    controller: str | None
+
+
+class MinionDocument(TypedDict):
+    tag: str
+    card: str
+    controller: str | None
+    power: int
+    owner: str | None
+    counters: int
+    counted: bool
+    actions: list[AttachedDocument]
+
+
+class BuriedDocument(TypedDict):
+    tag: str
+    controller: str
+
+
+class BaseDocument(TypedDict):
+    zone: str
+    card: str
+    tag: str | None
+    printed_breakpoint: int
+    breakpoint: int
+    total: int
+    ready: bool
+    scoring: bool
+    power: dict[str, int]
+    minions: list[MinionDocument]
+    monsters: list[MinionDocument]
+    actions: list[AttachedDocument]
+    buried: list[BuriedDocument]
+    buried_count: dict[str, int]
+    monsters_to_place: int
+    preview: Preview
+
+
+class PlayerDocument(TypedDict):
+    name: str
+    vp: int
+    madness: int
+    final_vp: int
+    buried_madness: int
+
+
+class PendingDocument(TypedDict):
+    tag: str
+    card: str
+    zone: str
+
+
+class BuryNextDocument(TypedDict):
+    zone: str
+    player: str
+    left: int
+
+
+class BuryingDocument(TypedDict):
+    start_uncover: bool
+    uncovers: dict[str, int]
+    bury_next: BuryNextDocument | None
+
+
+class DuelingCard(TypedDict):
+    tag: str
+    card: str
+
+
+class DuelSide(TypedDict):
+    side: str
+    tag: str
+    card: str | None
+    controller: str | None
+    power: int | None
+    dueling_card: DuelingCard | None
+
+
+class DuelDocument(TypedDict):
+    zone: str
+    card: str | None
+    player: str | None
+    status: str
+    challenger: DuelSide
+    challenged: DuelSide
+    winners: list[str]
+    winner: str | None
+    tie: bool
+
+
+class StateDocument(TypedDict):
+    """Smash Up's state document: the contract's keys and the additions listed in the
+    README's "Tapes" section."""
+
+    game: str
+    version: int
+    turn: int
+    current_player: str
+    players: list[PlayerDocument]
+    bases: list[BaseDocument]
+    scorings: list[ScoringDocument]
+    treasure_draws: list[TreasureDrawDocument]
+    deals: list[DealDocument]
+    winner: str | None
+    winners: list[str]
+    prompts: list[PromptDocument]
+    pending: PendingDocument | None
+    burying: BuryingDocument
+    duel: DuelDocument | None
+
+
+class HeldDocument(TypedDict):
+    tag: str
+    card: str
+
+
+class ItemDocument(TypedDict):
+    tag: str
+    card: str
+    bonus: int | None  #: null: the card's bonus is unconfirmed
+    in_use: bool
+    why_not: str | None
+
+
+class CthulhuPlayerDocument(TypedDict):
+    name: str
+    level: int
+    sex: str | None
+    classes: list[str]
+    items: list[ItemDocument]
+    gear: int
+    class_bonus: int
+    kept: list[HeldDocument]
+    strength: int
+
+
+class OneShotDocument(TypedDict):
+    tag: str
+    card: str
+    bonus: int | None
+
+
+class FoeDocument(TypedDict):
+    tag: str
+    card: str
+    level: int | None  #: null: unconfirmed card facts
+    strength: int
+    enhancers: list[HeldDocument]
+    treasures: int | None
+    levels_gained: int | None
+    not_computed: list[str]
+
+
+class CombatDocument(TypedDict):
+    fighter: str
+    helper: str | None
+    monsters: list[FoeDocument]
+    one_shots: list[OneShotDocument]
+    players_strength: int
+    monsters_strength: int
+    winning: bool
+    margin: int
+
+
+class LastCombatDocument(TypedDict):
+    won: bool
+    levels: int
+    treasures: int
+    fighter: str
+    helper: str | None
+
+
+class RunningDocument(TypedDict):
+    players: list[str]
+    needs: dict[str, int]
+
+
+class CthulhuDocument(TypedDict):
+    """Munchkin Cthulhu's state document."""
+
+    game: str
+    version: int
+    turn: int
+    current_player: str
+    players: list[CthulhuPlayerDocument]
+    combat: CombatDocument | None
+    last_combat: LastCombatDocument | None
+    running: RunningDocument | None
+    winner: str | None
+    winners: list[str]
+    prompts: list[PromptDocument]
+    pending: None
+
+
+Document: TypeAlias = StateDocument | CthulhuDocument
+"""The state document of either game (``game`` tells which)."""
+
+
+def as_line(value: Mapping[str, Any]) -> Line:
+    """A JSON object read from a tape, a request or the store, taken as a tape line: the edge
+    where outside data enters. Handlers still check every field they use."""
+    return cast(Line, value)
+
+
+def as_event(value: Mapping[str, Any]) -> Event:
+    """An event built from keyword fields (``{"event": name, **fields}``)."""
+    return cast(Event, value)

@@ -1,0 +1,1 @@
+"""The tablet dashboard (Flask): pages, the JSON API and its event stream, over one table."""

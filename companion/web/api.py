@@ -1,0 +1,95 @@
+"""The catalogue and the API's own description."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response, jsonify, request
+
+from companion.catalogue.cards import CARD_TYPES, CTHULHU, Card, slug
+from companion.catalogue.cthulhu import MCCard
+from companion.web.errors import BadRequest
+from companion.web.openapi import spec
+from companion.web.table import table
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+
+def card_summary(card: Card) -> dict[str, Any]:
+    return {
+        "id": card.id,
+        "name": card.name,
+        "type": card.type,
+        "faction": card.faction,
+        "power": card.power,
+        "copies": card.copies,
+        "set": card.set,
+        "breakpoint": card.breakpoint,
+        "vp": list(card.vp) if card.vp is not None else None,
+        "treasures": card.treasures,
+        "text": card.text,
+    }
+
+
+def cthulhu_summary(card: MCCard) -> dict[str, Any]:
+    return {
+        "id": card.id,
+        "name": card.name,
+        "type": card.kind,
+        "faction": None,
+        "power": None,
+        "copies": card.copies,
+        "set": CTHULHU,
+        "level": card.level,
+        "bonus": card.bonus,
+        "gold": card.gold,
+        "slot": card.slot,
+        "treasures": card.treasures,
+        "text": card.text,
+    }
+
+
+@bp.get("/cards")
+def cards() -> Response:
+    catalogue = table().service.live.game.catalogue
+    set_id = request.args.get("set") or None
+    if set_id == CTHULHU:
+        return jsonify(cards=[cthulhu_summary(card) for card in catalogue.cthulhu])
+    faction = request.args.get("faction") or None
+    card_type = request.args.get("type") or None
+    if set_id is not None and set_id not in catalogue.sets:
+        raise BadRequest(f"unknown set {set_id!r}; sets: {', '.join(catalogue.sets)}")
+    if card_type is not None and card_type not in CARD_TYPES:
+        raise BadRequest(f"unknown type {card_type!r}; types: {', '.join(CARD_TYPES)}")
+    if faction is not None and not any(
+        faction in (f.id, f.name) or slug(f.name) == slug(faction)
+        for f in catalogue.factions.values()
+    ):
+        raise BadRequest(f"unknown faction {faction!r}; see /api/factions")
+    chosen = catalogue.select(set_id=set_id, faction=faction, card_type=card_type)
+    found = [card_summary(card) for card in chosen]
+    if set_id is None and faction is None and card_type is None:
+        found += [cthulhu_summary(card) for card in catalogue.cthulhu]
+    return jsonify(cards=found)
+
+
+@bp.get("/factions")
+def factions() -> Response:
+    catalogue = table().service.live.game.catalogue
+    return jsonify(
+        factions=[
+            {
+                "id": f.id,
+                "name": f.name,
+                "set": f.set,
+                "set_name": catalogue.sets[f.set].name,
+                "bases": list(f.bases),
+            }
+            for f in catalogue.factions.values()
+        ]
+    )
+
+
+@bp.get("/openapi.json")
+def openapi() -> Response:
+    return jsonify(spec())

@@ -1,0 +1,109 @@
+"""Enrolment: what is this tag, bind one tag, or bind a whole faction by tapping at a zone."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response, jsonify, render_template
+
+from companion.errors import StoreError
+from companion.web.body import check_uid, json_body, maybe, need, uid_field
+from companion.web.errors import BadRequest, NotFound
+from companion.web.table import table
+
+bp = Blueprint("enrol", __name__)
+
+
+@bp.get("/enrol")
+def page() -> str:
+    return render_template("enrol.html")
+
+
+@bp.get("/api/bindings/<uid>")
+def what_is(uid: str) -> Response:
+    """The card a tag is: its stored binding, else the running game's."""
+    uid = check_uid(uid)
+    live = table().service.live
+    catalogue = live.game.catalogue
+    stored = live.store.binding(uid)
+    in_game = live.game.state.header.tags.get(uid)
+    source = stored or in_game
+    if source is None:
+        return jsonify(uid=uid, bound=False, text=f"Tag {uid} is not enrolled: bind it to a card.")
+    card, owner = source.card, source.owner
+    known = catalogue.get(card)
+    name = known.name if known else card
+    return jsonify(
+        uid=uid,
+        bound=True,
+        card=card,
+        name=name,
+        type=known.type if known else None,
+        faction=known.faction if known else None,
+        owner=owner,
+        bound_at=stored.bound if stored is not None else None,
+        stored=stored is not None,
+        in_game=in_game is not None,
+        text=f"Tag {uid} is {name}" + (f" ({owner}'s)." if owner else "."),
+    )
+
+
+@bp.post("/api/bindings")
+def bind() -> tuple[Response, int]:
+    """Bind a tag in the store (refused if it is another card, unless ``rebind``) and in the
+    running game."""
+    body = json_body()
+    uid = uid_field(body)
+    card = need(body, "card", str, "a card id")
+    owner = maybe(body, "owner", str, "a player name")
+    rebind = bool(maybe(body, "rebind", bool))
+    service = table().service
+    if card not in service.live.game.catalogue:
+        raise BadRequest(f"unknown card id {card!r}; see /api/cards")
+    try:
+        binding = service.live.store.bind(uid, card, owner, rebind=rebind)
+    except StoreError as exc:
+        raise BadRequest(f'{exc} (send "rebind": true to change it)') from None
+    line: dict[str, Any] = {"input": "bind", "tag": binding.uid, "card": card}
+    if owner in service.live.game.state.header.players:
+        line["owner"] = owner
+    outcome = service.submit(line)
+    return jsonify(
+        uid=binding.uid,
+        card=binding.card,
+        owner=binding.owner,
+        bound_at=binding.bound,
+        version=outcome.state.version,
+    ), 201
+
+
+@bp.get("/api/enrol")
+def enrolment() -> Response:
+    service = table().service
+    current = service.enrolment
+    return jsonify(
+        active=current is not None,
+        zone=current[0] if current else None,
+        messages=list(service.enrolment_messages),
+    )
+
+
+@bp.post("/api/enrol/start")
+def start() -> Response:
+    """Taps at ``zone`` bind the faction's cards in printed order until stopped."""
+    body = json_body()
+    zone = need(body, "zone", str, "a zone name")
+    faction = need(body, "faction", str, "a faction id")
+    owner = maybe(body, "owner", str, "a player name")
+    service = table().service
+    if zone not in service.readers:
+        raise NotFound(f"unknown zone {zone!r}; zones: {', '.join(service.readers)}")
+    prompt = service.start_enrolment(zone, faction, owner)
+    return jsonify(zone=zone, faction=faction, owner=owner, next=prompt)
+
+
+@bp.post("/api/enrol/stop")
+def stop() -> Response:
+    service = table().service
+    service.stop_enrolment()
+    return jsonify(active=False, messages=list(service.enrolment_messages))

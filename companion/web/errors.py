@@ -1,0 +1,72 @@
+"""JSON errors: ``{"error": "what is wrong and what to do"}`` with the contract's status codes.
+
+Views raise :class:`ApiError` (or let a companion exception through: a refused line is a 409);
+every answer under ``/api`` is JSON, even Werkzeug's own 404 and 405.
+"""
+
+from __future__ import annotations
+
+from flask import Flask, Response, jsonify, request
+from werkzeug.exceptions import HTTPException
+
+from companion.errors import Rejected, StoreError
+from companion.table.enrol import EnrolError
+
+
+class ApiError(Exception):
+    """A request the API refuses; ``status`` is the HTTP status, the message says what to do."""
+
+    status = 400
+
+    def __init__(self, message: str, status: int | None = None) -> None:
+        super().__init__(message)
+        if status is not None:
+            self.status = status
+
+
+class BadRequest(ApiError):
+    status = 400
+
+
+class Unauthorized(ApiError):
+    status = 401
+
+
+class NotFound(ApiError):
+    status = 404
+
+
+class Conflict(ApiError):
+    status = 409
+
+
+class Unavailable(ApiError):
+    status = 503
+
+
+def error_response(message: str, status: int) -> tuple[Response, int]:
+    return jsonify(error=message), status
+
+
+def init_app(app: Flask) -> None:
+    @app.errorhandler(ApiError)
+    def api_error(exc: ApiError) -> tuple[Response, int]:
+        return error_response(str(exc), exc.status)
+
+    @app.errorhandler(Rejected)
+    def rejected(exc: Rejected) -> tuple[Response, int]:
+        return error_response(str(exc), 409)
+
+    @app.errorhandler(EnrolError)
+    def enrol_error(exc: EnrolError) -> tuple[Response, int]:
+        return error_response(str(exc), 400)
+
+    @app.errorhandler(StoreError)
+    def store_error(exc: StoreError) -> tuple[Response, int]:
+        return error_response(f"the game store cannot answer: {exc}", 503)
+
+    @app.errorhandler(HTTPException)
+    def http_error(exc: HTTPException) -> Response | HTTPException | tuple[Response, int]:
+        if not request.path.startswith("/api/"):
+            return exc
+        return error_response(exc.description or exc.name, exc.code or 500)

@@ -1,0 +1,61 @@
+"""Past and current games: their scorings, VP over time (replayed from the log), and stats."""
+
+from __future__ import annotations
+
+from flask import Blueprint, Response, jsonify, render_template
+
+from companion.errors import StoreError
+from companion.storage.history import faction_pair_stats
+from companion.web.chart import vp_chart
+from companion.web.errors import NotFound
+from companion.web.replay import GameHistory, replay, summary
+from companion.web.table import table
+
+bp = Blueprint("history", __name__)
+
+
+@bp.get("/history")
+def page() -> str:
+    return render_template("history.html")
+
+
+@bp.get("/history/<int:game_id>")
+def game_page(game_id: int) -> str:
+    load(game_id)
+    return render_template("game.html", game_id=game_id)
+
+
+@bp.get("/api/games")
+def games() -> Response:
+    running = table()
+    current = running.game_id
+    return jsonify(games=[summary(r, current) for r in running.service.live.store.games()])
+
+
+@bp.get("/api/games/<int:game_id>")
+def game(game_id: int) -> Response:
+    return jsonify(load(game_id).document())
+
+
+@bp.get("/history/<int:game_id>/vp.svg")
+def chart(game_id: int) -> Response:
+    response = Response(vp_chart(load(game_id)), mimetype="image/svg+xml")
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+@bp.get("/api/stats")
+def stats() -> Response:
+    return jsonify(faction_pairs=faction_pair_stats(table().service.live.store.games()))
+
+
+def load(game_id: int) -> GameHistory:
+    running = table()
+    live = running.service.live
+    try:
+        record = live.store.game(game_id)
+    except StoreError:
+        raise NotFound(f"there is no game {game_id}; see /api/games") from None
+    history = replay(record, live.store.log(game_id), live.game.catalogue)
+    history.current = game_id == running.game_id
+    return history

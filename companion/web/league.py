@@ -1,0 +1,45 @@
+"""The table's league, as its tablet sees it: whether finished games are shipped to a league,
+how the outbox stands, and the league's player names (cached on the table for offline nights)
+to pick at setup; seats may also play as guests.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response, jsonify
+
+from companion.web.errors import BadRequest
+from companion.web.table import table
+
+bp = Blueprint("league", __name__)
+
+
+@bp.get("/api/league")
+def league() -> Response:
+    store = table().service.live.store
+    names, fetched = store.league_players()
+    entries = store.outbox(limit=200)
+    counts = {
+        state: sum(e.state == state for e in entries) for state in ("pending", "sent", "refused")
+    }
+    refused = [{"game": e.uid, "error": e.last_error} for e in entries if e.state == "refused"]
+    return jsonify(
+        league=store.league_outbox,
+        players=names,
+        fetched=fetched,
+        outbox=counts,
+        refused=refused[:10],
+    )
+
+
+def guests_of(entries: list[Any], players: dict[str, list[str]]) -> list[str]:
+    """The seats playing without a league name (``"guest": true`` in their entry)."""
+    guests = []
+    for entry, name in zip(entries, players, strict=True):
+        guest = entry.get("guest", False) if isinstance(entry, dict) else False
+        if not isinstance(guest, bool):
+            raise BadRequest(f'{name}: "guest" is true or false, not {guest!r}')
+        if guest:
+            guests.append(name)
+    return guests

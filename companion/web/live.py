@@ -1,0 +1,46 @@
+"""The live table screen: the state, the tablet's inputs, and the event stream."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response, current_app, jsonify, render_template, request
+
+from companion.web.body import json_body, need
+from companion.web.stream import events, parse_last_id
+from companion.web.table import table
+
+bp = Blueprint("table", __name__)
+
+
+@bp.get("/")
+def page() -> str:
+    return render_template("table.html", simulated=table().simulated)
+
+
+@bp.get("/api/state")
+def state() -> Response:
+    _, data = table().payload()
+    return Response(data, mimetype="application/json")
+
+
+@bp.post("/api/input")
+def submit() -> tuple[Response, int]:
+    """One tape line from the tablet, refused (409) if the table changed since ``version``."""
+    body = json_body()
+    line: dict[str, Any] = need(body, "line", dict, "the tape line as an object")
+    seen = need(body, "version", int, "the state version the tablet showed")
+    outcome = table().service.submit(line, seen_version=seen)
+    return jsonify(version=outcome.state.version, events=list(outcome.events)), 200
+
+
+@bp.get("/api/events")
+def stream() -> Response:
+    last = request.headers.get("Last-Event-ID") or request.args.get("last")
+    ping = float(current_app.config["SSE_PING_SECONDS"])
+    response = Response(
+        events(table(), parse_last_id(last), ping=ping), mimetype="text/event-stream"
+    )
+    response.headers["Cache-Control"] = "no-cache"
+    response.headers["X-Accel-Buffering"] = "no"
+    return response

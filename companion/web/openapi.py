@@ -1,0 +1,187 @@
+"""This API as OpenAPI 3.0, written by hand (a test checks every ``/api`` rule is in it)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+ERROR = {"$ref": "#/components/responses/Error"}
+
+
+def _op(
+    summary: str,
+    *,
+    body: dict[str, Any] | None = None,
+    ok: str = "200",
+    errors: tuple[str, ...] = (),
+    post: bool = False,
+    params: tuple[str, ...] = (),
+    query: tuple[str, ...] = (),
+    content: str = "application/json",
+) -> dict[str, Any]:
+    op: dict[str, Any] = {
+        "summary": summary,
+        "responses": {ok: {"description": "OK", "content": {content: {"schema": {}}}}},
+    }
+    parameters = [
+        {"name": p, "in": "path", "required": True, "schema": {"type": "string"}} for p in params
+    ] + [{"name": q, "in": "query", "required": False, "schema": {"type": "string"}} for q in query]
+    if parameters:
+        op["parameters"] = parameters
+    if post:
+        op["security"] = [{"token": []}]
+        errors = ("400", "401", *errors)
+    if body is not None:
+        op["requestBody"] = {
+            "required": True,
+            "content": {"application/json": {"schema": {"type": "object", **body}}},
+        }
+    for code in errors:
+        op["responses"][code] = ERROR
+    return op
+
+
+def _props(required: tuple[str, ...], **fields: str) -> dict[str, Any]:
+    return {
+        "required": list(required),
+        "properties": {name: {"type": kind} for name, kind in fields.items()},
+    }
+
+
+def spec() -> dict[str, Any]:
+    return {
+        "openapi": "3.0.3",
+        "info": {"title": "Table companion", "version": "1"},
+        "components": {
+            "securitySchemes": {
+                "token": {"type": "apiKey", "in": "header", "name": "X-Companion-Token"}
+            },
+            "responses": {
+                "Error": {
+                    "description": 'What is wrong and what to do: {"error": "..."}',
+                    "content": {"application/json": {"schema": _props(("error",), error="string")}},
+                }
+            },
+        },
+        "paths": {**_table_paths(), **_game_paths(), **_enrol_paths(), **_sim_paths()},
+    }
+
+
+def _table_paths() -> dict[str, Any]:
+    """The live table: its state, event stream and inputs, readers, this document."""
+    return {
+        "/api/state": {"get": _op("The version, state document, simulated flag, colours")},
+        "/api/events": {
+            "get": _op(
+                "Server-Sent Events: id <version>, event state, data as /api/state; "
+                "Last-Event-ID (or ?last=) older than now gets the state at once; "
+                "': ping' every 15 s",
+                query=("last",),
+                content="text/event-stream",
+            )
+        },
+        "/api/input": {
+            "post": _op(
+                "Apply one tape line if the table is still at the version seen",
+                body=_props(("line", "version"), line="object", version="integer"),
+                errors=("409", "503"),
+                post=True,
+            )
+        },
+        "/api/readers": {"get": _op("Each reader's health, the last taps' stage times")},
+        "/api/readers/{zone}/reopen": {
+            "post": _op("Close and open a reader", params=("zone",), errors=("404",), post=True)
+        },
+        "/api/openapi.json": {"get": _op("This document")},
+    }
+
+
+def _game_paths() -> dict[str, Any]:
+    """The catalogue, games and statistics."""
+    return {
+        "/api/cards": {"get": _op("Card summaries", query=("set", "faction", "type"))},
+        "/api/factions": {"get": _op("Factions with their sets and bases")},
+        "/api/games": {
+            "get": _op("Past and current games, newest first"),
+            "post": _op(
+                "Start a new game on this table: 2-4 players, two factions each; a player with "
+                '"guest": true plays without a league name',
+                body=_props(("players",), players="array", zones="integer"),
+                ok="201",
+                post=True,
+            ),
+        },
+        "/api/games/{game_id}": {
+            "get": _op("A game, its scorings, VP after each line", params=("game_id",))
+        },
+        "/api/stats": {"get": _op("Win rates of faction pairs over finished games")},
+        "/api/league": {
+            "get": _op(
+                "The league: shipping on or off, the outbox (pending, sent, refused with the "
+                "league's reasons) and the league's player names cached for setup"
+            )
+        },
+    }
+
+
+def _enrol_paths() -> dict[str, Any]:
+    """Tag bindings and bulk enrolment."""
+    return {
+        "/api/bindings": {
+            "post": _op(
+                "Bind a tag to a card (and in the running game)",
+                body=_props(
+                    ("uid", "card"),
+                    uid="string",
+                    card="string",
+                    owner="string",
+                    rebind="boolean",
+                ),
+                errors=("409",),
+                post=True,
+            )
+        },
+        "/api/bindings/{uid}": {
+            "get": _op("What is this tag", params=("uid",), errors=("400", "404"))
+        },
+        "/api/enrol": {"get": _op("The bulk enrolment under way and its messages")},
+        "/api/enrol/start": {
+            "post": _op(
+                "Taps at a zone bind a faction's cards in printed order",
+                body=_props(("zone", "faction"), zone="string", faction="string", owner="string"),
+                errors=("404",),
+                post=True,
+            )
+        },
+        "/api/enrol/stop": {"post": _op("Stop the bulk enrolment", post=True)},
+    }
+
+
+def _sim_paths() -> dict[str, Any]:
+    """The virtual table and the self-playing demo (simulated tables only)."""
+    none = _props(())
+    return {
+        "/api/sim/cards": {
+            "get": _op("The virtual table's cards (simulated tables)", errors=("404",))
+        },
+        "/api/sim/{zone}/place": {
+            "post": _op(
+                "Put a card on a simulated zone",
+                params=("zone",),
+                body=_props(("uid",), uid="string"),
+                errors=("404",),
+                post=True,
+            )
+        },
+        "/api/sim/{zone}/lift": {
+            "post": _op(
+                "Lift the card on a simulated zone",
+                params=("zone",),
+                body=none,
+                errors=("404",),
+                post=True,
+            )
+        },
+        "/api/demo": {"get": _op("The demo game's progress", errors=("404",))},
+        "/api/demo/pause": {"post": _op("Pause the demo game", errors=("404",), post=True)},
+        "/api/demo/resume": {"post": _op("Resume the demo game", errors=("404",), post=True)},
+    }

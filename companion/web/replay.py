@@ -1,0 +1,110 @@
+"""A stored game replayed from its log: VP after each line, and when each base was scored.
+
+Pure apart from reading the log it is given: the log is the source of truth, so history is
+rebuilt by replaying it with the tracker, never kept on the side.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion.catalogue.cards import Catalogue
+from companion.errors import Rejected, TapeError
+from companion.storage.store import GameRecord, LogEntry
+from companion.tape.documents import as_line
+from companion.tape.lines import parse_header
+from companion.tracker.game import Game
+from companion.tracker.state import TrackerState
+from companion.web.table import colours_of
+
+
+@dataclass(frozen=True, slots=True)
+class VpPoint:
+    """The score after log entry ``seq`` (0: the start)."""
+
+    seq: int
+    at: float | None
+    recorded: float | None
+    vp: tuple[int, ...]
+
+
+@dataclass
+class GameHistory:
+    record: GameRecord
+    players: list[str]
+    points: list[VpPoint] = field(default_factory=list)
+    scorings: list[dict[str, Any]] = field(default_factory=list)
+    #: why the replay stopped early (a log entry that no longer applies), if it did
+    error: str | None = None
+    #: whether it is the game the table is playing now
+    current: bool = False
+
+    @property
+    def colours(self) -> dict[str, str]:
+        return colours_of(self.record.header, self.players)
+
+    def document(self) -> dict[str, Any]:
+        """``vp`` lists are by seat, in the order of ``players``."""
+        return {
+            "game": summary(self.record, self.record.id if self.current else None),
+            "players": self.players,
+            "colours": self.colours,
+            "scorings": self.scorings,
+            "vp_over_time": [
+                {"seq": p.seq, "at": p.at, "recorded": p.recorded, "vp": list(p.vp)}
+                for p in self.points
+            ],
+            "error": self.error,
+        }
+
+
+def summary(record: GameRecord, current: int | None = None) -> dict[str, Any]:
+    factions = record.header.get("factions")
+    return {
+        "id": record.id,
+        "game": record.game,
+        "players": record.players,
+        "factions": factions if isinstance(factions, dict) else {},
+        "started": record.started,
+        "ended": record.ended,
+        "winner": record.winner,
+        "winners": record.winners or [],
+        "current": record.id == current,
+    }
+
+
+def replay(record: GameRecord, log: Iterable[LogEntry], catalogue: Catalogue) -> GameHistory:
+    """Replay ``log``: VP after every line, each scoring with the ``seq`` that awarded it."""
+    history = GameHistory(record, list(record.players))
+    try:
+        game = Game(parse_header(record.header, catalogue), catalogue)
+    except TapeError as exc:
+        history.error = f"the game header is not valid: {exc}"
+        return history
+    history.players = list(game.state.header.players)
+    history.points.append(VpPoint(0, None, record.started, scores(game.state)))
+    scored_at: list[int] = []
+    for entry in log:
+        try:
+            game.apply(as_line(entry.line))
+        except Rejected as exc:
+            history.error = f"log entry {entry.seq} no longer applies: {exc}"
+            break
+        scorings = getattr(game.state, "scorings", ())
+        del scored_at[len(scorings) :]  # an undo took a scoring back
+        scored_at.extend([entry.seq] * (len(scorings) - len(scored_at)))
+        history.points.append(VpPoint(entry.seq, entry.at, entry.recorded, scores(game.state)))
+    history.scorings = [
+        {"seq": seq, **result.document}
+        for seq, result in zip(scored_at, getattr(game.state, "scorings", ()), strict=True)
+    ]
+    return history
+
+
+def scores(state: Any) -> tuple[int, ...]:
+    """What the chart follows: VP in Smash Up, Levels in Munchkin Cthulhu (by seat)."""
+    if isinstance(state, TrackerState):
+        return tuple(state.table.vp)
+    return tuple(player.level for player in state.table.players)

@@ -1,0 +1,126 @@
+"""The simulated table's cards (placed and lifted from the tablet) and the self-playing demo.
+
+Only a simulated table has these: on a real table they answer 404.
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, Response, jsonify
+
+from companion.rules.game import where_is
+from companion.table.demo import DemoPlayer
+from companion.table.virtual import NoSimZone, VirtualTable
+from companion.tracker.common import owner_candidates
+from companion.web.body import json_body, uid_field
+from companion.web.errors import BadRequest, NotFound
+from companion.web.table import Table, table
+from companion.web.words import card_name
+
+bp = Blueprint("sim", __name__, url_prefix="/api")
+
+
+def virtual() -> VirtualTable:
+    running = table()
+    if not running.simulated:
+        raise NotFound("this table has real readers, not simulated ones: place real cards")
+    return VirtualTable(running.service)
+
+
+@bp.get("/sim/cards")
+def cards() -> Response:
+    """The running game's tags, with their cards and owners and where each lies now."""
+    board = virtual()
+    live = board.service.live
+    catalogue = live.game.catalogue
+    lying = board.where()
+    state = live.game.state
+    found = []
+    for uid, binding in state.header.tags.items():
+        kind: str | None
+        card = catalogue.get(binding.card)
+        if card is None:  # a Munchkin Cthulhu card
+            other = catalogue.cthulhu.get(binding.card)
+            kind = other.kind if other is not None else None
+            name, owner, in_play = card_name(catalogue, binding.card), None, uid in held(state)
+        else:
+            personal = card.type not in ("base", "monster")
+            owners = owner_candidates(state, card, binding) if personal else []
+            kind, name = card.type, card.name
+            owner = owners[0] if len(owners) == 1 else None
+            in_play = where_is(state.table, uid) is not None
+        found.append(
+            {
+                "uid": uid,
+                "card": binding.card,
+                "name": name,
+                "type": kind,
+                "owner": owner,
+                "zone": lying.get(uid),
+                "in_play": in_play,
+            }
+        )
+    return jsonify(cards=found)
+
+
+@bp.post("/sim/<zone>/place")
+def place(zone: str) -> Response:
+    board = virtual()
+    uid = uid_field(json_body())
+    try:
+        card = board.place(zone, uid)
+    except NoSimZone as exc:
+        raise NotFound(str(exc)) from None
+    except ValueError as exc:
+        raise BadRequest(str(exc)) from None
+    return jsonify(zone=zone, uid=uid, card=card)
+
+
+@bp.post("/sim/<zone>/lift")
+def lift(zone: str) -> Response:
+    board = virtual()
+    only = json_body().get("uid")  # lift only this card (another may have been put there since)
+    try:
+        if only is not None and board.present(zone) != str(only).upper():
+            return jsonify(zone=zone, lifted=None)
+        uid = board.lift(zone)
+    except NoSimZone as exc:
+        raise NotFound(str(exc)) from None
+    return jsonify(zone=zone, lifted=uid)
+
+
+def held(state: object) -> set[str]:
+    """Tags in play in a Munchkin Cthulhu game: in front of players or in the fight."""
+    table = getattr(state, "table", None)
+    found: set[str] = set()
+    for player in getattr(table, "players", ()):
+        found |= {h.tag for h in (*player.classes, *player.items, *player.kept)}
+    combat = getattr(table, "combat", None)
+    if combat is not None:
+        found |= {m.tag for m in combat.monsters} | {o.tag for o in combat.one_shots}
+        found |= {e.tag for m in combat.monsters for e in m.enhancers}
+    return found
+
+
+def demo_of(running: Table) -> DemoPlayer:
+    if running.demo is None:
+        raise NotFound("no demo game is playing on this table (start one with `companion demo`)")
+    return running.demo
+
+
+@bp.get("/demo")
+def demo_status() -> Response:
+    return jsonify(demo_of(table()).status())
+
+
+@bp.post("/demo/pause")
+def pause() -> Response:
+    demo = demo_of(table())
+    demo.pause()
+    return jsonify(demo.status())
+
+
+@bp.post("/demo/resume")
+def resume() -> Response:
+    demo = demo_of(table())
+    demo.resume()
+    return jsonify(demo.status())

@@ -1,0 +1,172 @@
+// Game setup: players (names, colours, seat order), two factions each, the zones in use.
+import { h, fill, $ } from "./dom.js";
+import { start, getJSON, post, act, say, cardName, cards } from "./api.js";
+
+start();
+const PALETTE = ["#d62728", "#1f77b4", "#2ca02c", "#ff7f0e"];
+const NAMES = ["Ann", "Ben", "Cat", "Dan"];
+let seats = 3;
+let game = "smashup";
+const LIMITS = { smashup: [2, 4], "munchkin-cthulhu": [3, 6] };
+PALETTE.push("#9467bd", "#8c564b");
+NAMES.push("Eve", "Fay");
+const [{ factions }, { readers }, league] = await Promise.all([
+  getJSON("/api/factions"), getJSON("/api/readers"), getJSON("/api/league"),
+]);
+await cards();
+// A league table offers the league's player names (cached for offline nights); a seat may
+// play as a guest instead.
+if (league.league) {
+  document.body.append(h("datalist#league-names", league.players.map((name) => h("option", { value: name }))));
+}
+
+function factionSelect(seat, which) {
+  return h(
+    `select.faction`,
+    { "aria-label": `Player ${seat + 1} faction ${which + 1}`, dataset: { seat, which } },
+    h("option", { value: "" }, `Faction ${which + 1}…`),
+    factions.map((f) => h("option", { value: f.id }, `${f.name} (${f.set_name})`))
+  );
+}
+
+function renderSeats() {
+  const box = $("#seats");
+  const kept = [...box.querySelectorAll(".seat")].map(readSeat);
+  fill(
+    box,
+    Array.from({ length: seats }, (_, seat) => {
+      const old = kept[seat] || { name: NAMES[seat], colour: PALETTE[seat], factions: ["", ""] };
+      const row = h(
+        "div.seat",
+        { dataset: { seat } },
+        h("strong", `${seat + 1}.`),
+        h("input.name", {
+          value: old.name, "aria-label": `Player ${seat + 1} name`, list: league.league ? "league-names" : null,
+        }),
+        league.league && game === "smashup"
+          ? h("label.guest", h("input.guest", { type: "checkbox", checked: old.guest, "aria-label": `Player ${seat + 1} plays as a guest` }), " guest")
+          : null,
+        h("input.colour", { type: "color", value: old.colour, "aria-label": `Player ${seat + 1} colour` }),
+        game === "smashup"
+          ? h("div.seat-factions", factionSelect(seat, 0), factionSelect(seat, 1))
+          : h("div.seat-factions",
+              h("select.sex", { "aria-label": `Player ${seat + 1} sex` },
+                h("option", { value: "female" }, "female"), h("option", { value: "male" }, "male")))
+      );
+      const sex = row.querySelector("select.sex");
+      if (sex) sex.value = old.sex || (seat % 2 ? "male" : "female");
+      row.querySelectorAll("select.faction").forEach((s, i) => (s.value = old.factions[i] || ""));
+      return row;
+    })
+  );
+}
+
+function readSeat(row) {
+  return {
+    name: row.querySelector("input.name").value.trim(),
+    colour: row.querySelector("input.colour").value,
+    factions: [...row.querySelectorAll("select.faction")].map((s) => s.value),
+    sex: row.querySelector("select.sex") ? row.querySelector("select.sex").value : undefined,
+    guest: row.querySelector("input.guest") ? row.querySelector("input.guest").checked : false,
+  };
+}
+
+const seatRows = () => [...document.querySelectorAll("#seats .seat")];
+const setFaction = (seat, which, id) => (seatRows()[seat].querySelectorAll("select.faction")[which].value = id);
+
+// The rulebook's draft: clockwise for the first faction, then from the last player back.
+function draft() {
+  seatRows().forEach((_, seat) => [0, 1].forEach((w) => setFaction(seat, w, "")));
+  const order = [...Array(seats).keys()].map((s) => [s, 0]).concat([...Array(seats).keys()].reverse().map((s) => [s, 1]));
+  let step = 0;
+  const taken = new Set();
+  const box = $("#drafting");
+  function next() {
+    if (step === order.length) {
+      fill(box, h("p.detail", "Draft done."));
+      return;
+    }
+    const [seat, which] = order[step];
+    const name = readSeat(seatRows()[seat]).name || `Player ${seat + 1}`;
+    fill(
+      box,
+      h("p.message", `${name} picks a ${which ? "second" : "first"} faction`),
+      h("div.options", factions.filter((f) => !taken.has(f.id)).map((f) =>
+        h("button.choice", { onclick: () => { taken.add(f.id); setFaction(seat, which, f.id); step += 1; next(); } }, f.name)))
+    );
+  }
+  next();
+}
+
+function random() {
+  const pool = factions.map((f) => f.id);
+  for (let i = pool.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [pool[i], pool[j]] = [pool[j], pool[i]];
+  }
+  seatRows().forEach((_, seat) => [0, 1].forEach((w) => setFaction(seat, w, pool[seat * 2 + w])));
+  fill($("#drafting"));
+}
+
+function renderZones() {
+  const bases = readers.filter((r) => r.zone.startsWith("base-")).length;
+  const select = $("#zones");
+  fill(select, Array.from({ length: Math.max(0, bases - 1) }, (_, i) => i + 2).map((n) =>
+    h("option", { value: n }, `${n} bases (base-1 … base-${n})`)));
+  select.value = String(Math.min(bases, seats + 1));
+}
+
+async function startGame(button) {
+  const players = seatRows().map(readSeat);
+  if (game === "munchkin-cthulhu") {
+    await act(button, async () => {
+      const started = await post("/api/games", {
+        game,
+        players: players.map(({ name, colour, sex }) => ({ name, colour, sex })),
+      });
+      const box = $("#started");
+      box.hidden = false;
+      fill(box, h("h2", `Game ${started.game_id} started`),
+        h("p", "Everyone starts at Level 1 with no class. Zones: " + started.zones.join(", ")),
+        h("div.options", h("a", { href: "/" }, h("button.choice", "Go to the table"))));
+    });
+    return;
+  }
+  const missing = players.find((p) => p.factions.some((f) => !f));
+  if (missing) {
+    say(`${missing.name || "A player"} needs two factions`, "error");
+    return;
+  }
+  await act(button, async () => {
+    const started = await post("/api/games", { players, zones: Number($("#zones").value) });
+    const box = $("#started");
+    box.hidden = false;
+    fill(
+      box,
+      h("h2", `Game ${started.game_id} started`),
+      h("p", `Shuffle these ${started.base_deck.length} bases into the base deck and deal ${players.length + 1} face up:`),
+      h("p.detail", started.base_deck.map(cardName).join(", ")),
+      h("div.options", h("a.choice", { href: "/" }, h("button.choice", "Go to the table")))
+    );
+    say(`Game ${started.game_id} started`);
+  });
+}
+
+$("#fewer").addEventListener("click", () => { if (seats > LIMITS[game][0]) { seats -= 1; renderSeats(); renderZones(); } });
+$("#more").addEventListener("click", () => { if (seats < LIMITS[game][1]) { seats += 1; renderSeats(); renderZones(); } });
+document.querySelectorAll("[data-game]").forEach((button) =>
+  button.addEventListener("click", () => {
+    game = button.dataset.game;
+    document.querySelectorAll("[data-game]").forEach((b) => b.classList.toggle("on", b === button));
+    document.querySelectorAll(".smashup-only").forEach((el) => (el.hidden = game !== "smashup"));
+    seats = Math.min(Math.max(seats, LIMITS[game][0]), LIMITS[game][1]);
+    renderSeats();
+    renderZones();
+  })
+);
+$("#draft").addEventListener("click", draft);
+$("#random").addEventListener("click", random);
+$("#start").addEventListener("click", (e) => startGame(e.currentTarget));
+renderSeats();
+renderZones();
+document.body.dataset.ready = "1";

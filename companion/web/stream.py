@@ -1,0 +1,89 @@
+"""Server-Sent Events for ``/api/events``: one queue per client, fed by the service's listeners.
+
+The service calls listeners under its lock, so a listener only puts the new version on the
+client's queue; the client's own server thread builds (or reuses) the payload and writes it.
+A client that fell behind is sent the current state once (each message is the whole state, so
+nothing is lost by skipping versions). A write to a client that went away fails, Werkzeug
+closes the generator, and ``finally`` unsubscribes it; ``: ping`` every ``ping`` seconds makes
+that happen soon even on a quiet table.
+"""
+
+from __future__ import annotations
+
+import queue
+from collections.abc import Iterator
+
+from companion.table.service import Change
+from companion.web.table import Table
+
+#: wakes a waiting client without a version (the server is stopping)
+_WAKE = -1
+
+
+class Subscription:
+    """One client's queue of versions it has not been sent yet."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        self.queue: queue.SimpleQueue[int] = queue.SimpleQueue()
+        self._stop = table.listen(self._heard)
+        table.on_close(self.wake)
+
+    def _heard(self, change: Change) -> None:
+        self.queue.put(change.version)
+
+    def wait(self, timeout: float) -> bool:
+        """Whether something changed within ``timeout`` seconds (drains the queue)."""
+        try:
+            self.queue.get(timeout=timeout)
+        except queue.Empty:
+            return False
+        while True:
+            try:
+                self.queue.get_nowait()
+            except queue.Empty:
+                return True
+
+    def wake(self) -> None:
+        self.queue.put(_WAKE)
+
+    def close(self) -> None:
+        self._stop()
+        self.table.forget_on_close(self.wake)
+
+
+def message(version: int, data: bytes) -> bytes:
+    return b"id: %d\nevent: state\ndata: %s\n\n" % (version, data)
+
+
+def parse_last_id(value: str | None) -> int | None:
+    """The version a reconnecting client last saw, if it says one we can read."""
+    if value is None or not value.strip().lstrip("-").isdigit():
+        return None
+    return int(value.strip())
+
+
+def events(table: Table, last_id: int | None, *, ping: float) -> Iterator[bytes]:
+    """The stream: the current state at once unless the client already has it, then every
+    change, with a ping when quiet. Subscribes before reading the state so nothing between
+    the two is missed."""
+    subscription = Subscription(table)
+    try:
+        yield b": connected\n\n"  # headers go out now, whatever comes next
+        version, data = table.payload()
+        sent = b""
+        if last_id != version:
+            yield message(version, data)
+            sent = data
+        while not table.closed.is_set():
+            if not subscription.wait(ping):
+                yield b": ping\n\n"
+                continue
+            if table.closed.is_set():
+                return
+            version, data = table.payload()
+            if data != sent:  # not a change heard after its state was already sent
+                yield message(version, data)
+                sent = data
+    finally:
+        subscription.close()

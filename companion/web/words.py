@@ -1,0 +1,128 @@
+"""The table's last events in words, for the table screen ("Ben played Blaster Master on
+Treehouse"). Built from the store's log, so it survives a restart like everything else."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from companion.catalogue.cards import Catalogue
+from companion.storage.store import LogEntry
+
+#: events that say nothing a person at the table needs to read
+QUIET = frozenset({"answered", "prompt", "bound", "owner"})
+
+
+def card_name(catalogue: Catalogue, card_id: str) -> str:
+    """A card's printed name, from either game's catalogue (the id if it is unknown)."""
+    known = catalogue.get(card_id) or catalogue.cthulhu.get(card_id)
+    return known.name if known is not None else card_id
+
+
+class Words:
+    """Names for the ids an event carries: cards, tags (through the game's bindings), zones
+    (through the base lying there now)."""
+
+    def __init__(
+        self,
+        catalogue: Catalogue,
+        tags: Mapping[str, str],
+        bases: Mapping[str, str],
+    ) -> None:
+        self.catalogue = catalogue
+        self.tags = tags
+        self.bases = dict(bases)
+
+    def card(self, card_id: object) -> str:
+        return card_name(self.catalogue, str(card_id))
+
+    def tag(self, uid: object) -> str:
+        card = self.tags.get(str(uid))
+        return self.card(card) if card is not None else f"tag {uid}"
+
+    def zone(self, zone: object) -> str:
+        base = self.bases.get(str(zone))
+        return self.card(base) if base is not None else str(zone)
+
+    def describe(self, event: Mapping[str, Any]) -> str | None:
+        """The event in a sentence, or None for one nobody needs to read."""
+        kind = str(event.get("event"))
+        if kind in QUIET:
+            return None
+        build = _SENTENCES.get(kind)
+        if build is not None:
+            return build(self, event)
+        text = event.get("text")
+        return str(text) if text else kind.replace("-", " ")
+
+
+def _played(w: Words, e: Mapping[str, Any]) -> str:
+    return f"{e.get('player') or 'Someone'} played {w.card(e['card'])} on {w.zone(e['zone'])}"
+
+
+def _attached(w: Words, e: Mapping[str, Any]) -> str:
+    where = w.tag(e["target"]) if e.get("target") else w.zone(e.get("zone"))
+    return f"{w.card(e['card'])} attached to {where}"
+
+
+def _scored(w: Words, e: Mapping[str, Any]) -> str:
+    places = ", ".join(f"{r['player']} {r['vp']} VP" for r in e.get("ranking", []))
+    return f"{w.card(e['card'])} scored: {places or 'nobody placed'}"
+
+
+def _signed(delta: object) -> str:
+    number = int(delta) if isinstance(delta, int) else 0
+    return f"+{number}" if number > 0 else str(number)
+
+
+_SENTENCES: dict[str, Callable[[Words, Mapping[str, Any]], str]] = {
+    "played": _played,
+    "action-played": _played,
+    "attached": _attached,
+    "monster-placed": lambda w, e: f"{w.card(e['card'])} guards {w.zone(e['zone'])}",
+    "scored": _scored,
+    "turn-ended": lambda w, e: f"{e['player']}'s turn ended; {e['next']} to play",
+    "game-over": lambda w, e: f"Game over: {' and '.join(e['winners'])} won",
+    "counters": lambda w, e: f"{_signed(e['delta'])} power counters on {w.tag(e['tag'])}",
+    "control": lambda w, e: (
+        f"{e['player']} took control of {w.tag(e['tag'])}"
+        if e.get("player")
+        else f"{w.tag(e['tag'])} is uncontrolled"
+    ),
+    "madness": lambda w, e: f"{e['player']} Madness {_signed(e['delta'])}",
+    "buried": lambda w, e: f"{e.get('player') or 'Someone'} buried a card at {w.zone(e['zone'])}",
+    "treasure-draw": lambda w, e: (
+        f"{e['player']} draws {e['count']} treasure(s) for {w.card(e['card'])}"
+    ),
+    "targeted": lambda w, e: f"{w.card(e['card'])} affects {w.tag(e['target'])}",
+    "base-removed": lambda w, e: f"{w.zone(e['zone'])} was removed",
+    "undone": lambda w, e: "Undone: the last change was taken back",
+    "duel-opened": lambda w, e: (
+        f"Duel at {w.zone(e['zone'])}: {w.tag(e['challenger'])} against {w.tag(e['challenged'])}"
+    ),
+    "counters-moved": lambda w, e: (
+        f"{e['count']} counter(s) moved from {w.tag(e['origin'])} to {w.tag(e['target'])}"
+    ),
+    "declared": lambda w, e: f"{w.tag(e['tag'])}: condition {'on' if e.get('on') else 'off'}",
+}
+
+
+def recent(entries: list[LogEntry], words: Words, count: int) -> list[dict[str, Any]]:
+    """The last ``count`` sentences, newest first, each with the log seq it came from.
+
+    Walking back in time, a zone names the base that lay there then: before a ``scored``
+    event it held the scored base; before a ``base-entered`` nothing known."""
+    found: list[dict[str, Any]] = []
+    for entry in reversed(entries):
+        for event in reversed(entry.events):
+            text = words.describe(event)
+            if text is not None:
+                found.append({"seq": entry.seq, "event": event.get("event"), "text": text})
+                if len(found) == count:
+                    return found
+            kind, zone = event.get("event"), str(event.get("zone"))
+            if kind == "scored":
+                words.bases[zone] = str(event.get("card"))
+            elif kind in ("base-entered", "base-removed"):
+                words.bases.pop(zone, None)
+    return found

@@ -1,0 +1,80 @@
+"""The league's fixtures: a real PostgreSQL (a throwaway cluster for the session, a fresh
+database per test), the Flask app on it, table keys and the organiser token.
+
+Without PostgreSQL the tests skip, saying how to install it; in CI (CI=1) they fail.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+from collections.abc import Iterator
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from psycopg import sql
+
+from companion.league.admin import add_table, new_organiser_token
+from companion.league.app import create_app
+from companion.league.cluster import INSTALL, Cluster, find_binaries
+from companion.league.database import Connection, connect
+from companion.league.server import prepare
+from companion.league.webio import POOL
+
+_databases = itertools.count(1)
+
+
+@pytest.fixture(scope="session")
+def pg_cluster() -> Iterator[Cluster]:
+    if find_binaries() is None:
+        message = f"the league tests need a real PostgreSQL: {INSTALL}"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    with Cluster() as cluster:
+        yield cluster
+
+
+@pytest.fixture
+def league_db(pg_cluster: Cluster) -> Iterator[str]:
+    """The conninfo of a fresh, migrated league database (dropped afterwards)."""
+    name = f"league_test_{next(_databases)}"
+    conninfo = pg_cluster.create_database(name)
+    prepare(conninfo)
+    yield conninfo
+    with connect(pg_cluster.conninfo("postgres")) as conn:
+        conn.execute(sql.SQL("DROP DATABASE {} WITH (FORCE)").format(sql.Identifier(name)))
+
+
+@pytest.fixture
+def db(league_db: str) -> Iterator[Connection]:
+    with connect(league_db) as conn:
+        yield conn
+
+
+@pytest.fixture
+def league_app(league_db: str) -> Iterator[Flask]:
+    app = create_app(league_db, pool_size=2)
+    yield app
+    app.extensions[POOL].close()
+
+
+@pytest.fixture
+def league_client(league_app: Flask) -> FlaskClient:
+    return league_app.test_client()
+
+
+@pytest.fixture
+def table_key(db: Connection) -> str:
+    return add_table(db, "kitchen")
+
+
+@pytest.fixture
+def other_key(db: Connection) -> str:
+    return add_table(db, "window")
+
+
+@pytest.fixture
+def organiser(db: Connection) -> str:
+    return new_organiser_token(db)
