@@ -1,13 +1,13 @@
 """One zone's nfcpy reader: its own thread and its own ContactlessFrontend (never shared).
 
 The thread polls the antenna itself with nfcpy's public API and leaves presence to
-:class:`~companion.readers.presence.Presence`, rather than waiting in nfcpy's presence loop
-(which notices a lifted card only after ~0.4 s and sees no other card until then). A poll is
-``ContactlessFrontend.sense()``; while a card lies here and the last poll left it selected, a
-poll first READs its first pages with ``exchange()`` (they hold its uid: one exchange instead
-of a whole anticollision), and senses only if that fails. A new uid is activated
-(``nfc.tag.activate``) and its NDEF record read at once; two empty polls in a row and the card
-has gone. The same code runs on a PN532 (any nfcpy reader) and on the simulated table.
+:class:`~companion.hardware.readers.presence.Presence`, rather than waiting in nfcpy's
+presence loop (which notices a lifted card only after ~0.4 s and sees no other card until
+then). A poll is ``ContactlessFrontend.sense()``; while a card lies here and the last poll left
+it selected, a poll first READs its first pages with ``exchange()`` (they hold its uid: one
+exchange instead of a whole anticollision), and senses only if that fails. A new uid is
+activated (``nfc.tag.activate``) and its NDEF record read at once; two empty polls in a row and
+the card has gone. The same code runs on a PN532 (any nfcpy reader) and on the simulated table.
 
 A reader error is never reported as a card leaving. When the reader fails (an IOError, a USB
 reset, the simulated antenna's port closing) the card that was on it stays present while the
