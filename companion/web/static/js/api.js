@@ -97,6 +97,16 @@ export function say(text, kind = "info", action = null) {
 
 // While the table is out of reach: a banner, and every control of the page inert (nothing
 // can be pressed that would fail), until the stream is back.
+// The table's store refusing writes (a full or failing SD card): taps wait, nothing is lost.
+export function showStore(store) {
+  const banner = $("#store-failing");
+  if (!banner) return;
+  const failing = Boolean(store && store.ok === false);
+  banner.hidden = !failing;
+  const why = $("#store-failing-why");
+  if (why) why.textContent = failing ? `${store.waiting} waiting: ${store.error}` : "";
+}
+
 export function setOffline(offline) {
   const banner = $("#offline");
   if (banner) banner.hidden = !offline;
