@@ -19,6 +19,7 @@ from companion.storage.session import LiveGame
 from companion.storage.tokens import TokenFile
 from companion.table.demo import DemoPlayer
 from companion.table.service import Change, TableService
+from companion.web.hidden import public_view
 from companion.web.palette import PALETTE
 from companion.web.timeline import Timeline, timeline
 from companion.web.words import Words
@@ -100,7 +101,7 @@ class Table:
             told = self.timeline(document) if document is not None else None
             body: dict[str, Any] = {
                 "version": version,
-                "state": document,
+                "state": public_view(document),
                 "playing": live is not None,
                 "simulated": self.simulated,
                 "demo": self.demo is not None,

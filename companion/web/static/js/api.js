@@ -41,7 +41,11 @@ async function request(path, options) {
 }
 
 export async function getJSON(path) {
-  const response = await request(path, { headers: { Accept: "application/json" } });
+  // The token goes along: a few look-ups (what a tag is, the virtual table's cards) would
+  // name face-down cards, so they answer only a tablet in control.
+  const headers = { Accept: "application/json" };
+  if (token()) headers["X-Companion-Token"] = token();
+  const response = await request(path, { headers });
   return answer(response);
 }
 
