@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import queue
 import threading
+from collections import deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -42,6 +43,22 @@ class Change:
     version: int
     events: tuple[Event, ...]
     changed: bool
+
+
+@dataclass(frozen=True, slots=True)
+class TapTiming:
+    """When one tap passed each stage, in seconds on the service's clock: what the benchmarks
+    and the readers page add up (place -> activated -> read -> tap -> stored -> screen)."""
+
+    zone: str
+    uid: str
+    activated: float | None  #: nfcpy finished activating the tag (nfcpy readers only)
+    read: float  #: the reader handed the read over
+    tap: float  #: the worker took it as a tap (raw read stored, tap filter passed)
+    stored: float  #: the tap's line stored and announced to every listener
+
+
+TIMINGS_KEPT = 200
 
 
 class TableService:
@@ -86,6 +103,8 @@ class TableService:
         self._stop = threading.Event()
         self._worker: threading.Thread | None = None
         self._started_at = clock()
+        #: the last taps' stage times, oldest first
+        self.timings: deque[TapTiming] = deque(maxlen=TIMINGS_KEPT)
         #: while set, arrivals at this zone enrol tags instead of playing cards
         self.enrolment: tuple[str, BulkEnrolment] | None = None
         self.enrolment_messages: list[str] = []
@@ -270,12 +289,15 @@ class TableService:
             )
             if read.kind == "arrived" and self._enrol(read):
                 continue
-            self._handle(self._filter.poll(read.at) + self._filter.feed(read))
+            self._handle(self._filter.poll(read.at) + self._filter.feed(read), read)
 
-    def _handle(self, outputs: list[Tap | Crosstalk | Ignored]) -> None:
+    def _handle(
+        self, outputs: list[Tap | Crosstalk | Ignored], read: TagRead | None = None
+    ) -> None:
         for output in outputs:
             if isinstance(output, Ignored):
                 continue
+            tapped = self.clock()
             at = round(output.at - self._started_at, 3)
             if isinstance(output, Crosstalk):
                 line: dict[str, Any] = {
@@ -292,10 +314,19 @@ class TableService:
             except Rejected:
                 self.feedback.ignored()
                 continue
+            if isinstance(output, Tap):
+                self._timed(output, read, tapped)
             if outcome.changed:
                 self.feedback.accepted()
             else:
                 self.feedback.ignored()
+
+    def _timed(self, tap: Tap, read: TagRead | None, tapped: float) -> None:
+        """Keep the tap's stage times (``read`` is the read that made it, if it was one)."""
+        made_it = read is not None and (read.uid, read.zone) == (tap.uid, tap.zone)
+        activated = read.activated if read is not None and made_it else None
+        read_at = read.at if read is not None and made_it else tap.at
+        self.timings.append(TapTiming(tap.zone, tap.uid, activated, read_at, tapped, self.clock()))
 
     def _bind_from_ndef(self, tap: Tap) -> None:
         """A card whose NDEF record names a card we know is recognised without enrolment

@@ -100,7 +100,7 @@ def _table_paths() -> dict[str, Any]:
                 post=True,
             )
         },
-        "/api/readers": {"get": _op("Health of each zone's reader")},
+        "/api/readers": {"get": _op("Each reader's health, the last taps' stage times")},
         "/api/readers/{zone}/reopen": {
             "post": _op("Close and open a reader", params=("zone",), errors=("404",), post=True)
         },

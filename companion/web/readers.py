@@ -25,7 +25,13 @@ def page() -> str:
 
 @bp.get("/api/readers")
 def health() -> Response:
-    return jsonify(readers=[health_document(h) for h in table().service.health()])
+    """Each zone's health, and the last taps' stage times (seconds on the table's monotonic
+    clock: reader activation, read handed over, taken as a tap, stored and announced)."""
+    service = table().service
+    return jsonify(
+        readers=[health_document(h) for h in service.health()],
+        taps=[asdict(timing) for timing in list(service.timings)],
+    )
 
 
 @bp.post("/api/readers/<zone>/reopen")
