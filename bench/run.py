@@ -81,6 +81,9 @@ def _clear_table(live: LiveGame) -> None:
     fresh game are measured on the same table and differ only in their history."""
     while live.game.state.table.winners:
         live.submit({"input": "undo"})
+    duel = live.game.state.duel
+    if duel is not None and duel.is_open:  # a tap on a minion would place a dueling card
+        live.submit({"input": "resolve-duel"})
     for prompt in live.game.state.prompts:
         live.submit({"input": "answer", "prompt": prompt.id, "option": len(prompt.options) - 1})
     if live.game.state.table.scoring is not None:

@@ -96,7 +96,7 @@ def test_unknown_command_goes_mute_and_back_to_idle(zone: SimZone) -> None:
     assert frame(zone, "3000") is None  # idle now: needs REQA again
     activate(zone)
     assert zone.handle(b"RFOFF") is None
-    assert frame(zone, "9320") is None
+    assert frame(zone, "9320") == b"RFOFF"  # anticollision out of turn: no target, at once
 
 
 def test_read_past_the_end_and_halt_go_mute(zone: SimZone) -> None:
@@ -110,7 +110,7 @@ def test_read_past_the_end_and_halt_go_mute(zone: SimZone) -> None:
     assert frame(zone, "52") == b"106A 4400"  # a WUPA does
     zone.handle(b"RFOFF")
     activate(zone)
-    assert frame(zone, "9320") is None  # anticollision only from READY
+    assert frame(zone, "9320") == b"RFOFF"  # anticollision only from READY
 
 
 def test_no_card_answering_an_anticollision_step_is_no_target_at_once(zone: SimZone) -> None:
@@ -122,6 +122,10 @@ def test_no_card_answering_an_anticollision_step_is_no_target_at_once(zone: SimZ
     assert frame(zone, "9570" + "c3d4e5f600") == b"RFOFF"
     assert frame(zone, "26") == b"106A 4400"
     zone.lift()  # lifted mid-poll
+    assert frame(zone, "9320") == b"RFOFF"
+    zone.place(NtagCard.for_card(UID))  # swapped mid-poll: the next step comes out of turn
+    assert frame(zone, "26") == b"106A 4400"
+    zone.place(NtagCard.for_card("04112233445566"))
     assert frame(zone, "9320") == b"RFOFF"
     quiet = SimZone("quiet", fast_empty=False)
     quiet.place(NtagCard.for_card(UID))

@@ -7,9 +7,10 @@ REQA/WUPA, two-level anticollision and SELECT, READ, FAST_READ, GET_VERSION, REA
 READ_CNT, WRITE and HLTA like an NTAG21x, and going mute on anything else (as nfcpy expects
 of a Type 2 tag). ``fast_empty`` answers polls of an empty antenna (and 106B/212F polls) with
 ``RFOFF`` at once, as real hardware answers "no target" in milliseconds; so it does an
-anticollision step no card answers (the card was lifted mid-poll, or a SELECT names a card
-that was swapped for another: nfcpy re-selects a tag by its uid while activating it), where
-nfcpy's udp driver would otherwise wait 0.5 s for each step.
+anticollision step no card answers (the card was lifted or swapped mid-poll, so the step
+comes out of turn, or a SELECT names a card that was swapped for another: nfcpy re-selects a
+tag by its uid while activating it), where nfcpy's udp driver would otherwise wait 0.5 s for
+each step.
 """
 
 from __future__ import annotations
@@ -232,6 +233,9 @@ class SimZone:
             if frame[2:7] == bytes(memory[4:9]):
                 self._state = "active"
                 return b"\x00"
+            self._state = "idle"
+            return no_target
+        if frame[:1] in (b"\x93", b"\x95"):  # a step out of turn: the card was swapped mid-poll
             self._state = "idle"
             return no_target
         if state != "active":
