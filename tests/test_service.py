@@ -37,9 +37,6 @@ class Recorder:
     def ignored(self) -> None:
         self.sounds.append("ignored")
 
-    def store_failing(self) -> None:
-        self.sounds.append("store-failing")
-
     def show(self, document: dict[str, Any]) -> None:
         self.shown += 1
 

@@ -118,7 +118,7 @@ def test_readers_health_and_reopen(client: FlaskClient) -> None:
 
 
 def test_virtual_table_is_refused_on_real_readers(client: FlaskClient) -> None:
-    answer = client.get("/api/sim/cards", headers=AUTH)
+    answer = client.get("/api/sim/cards")
     assert answer.status_code == 404 and "real readers" in answer.get_json()["error"]
 
 

@@ -190,10 +190,10 @@ def test_bindings_rebind_and_game_owner(client: FlaskClient, service: TableServi
         headers=AUTH,
     )
     assert again.status_code == 201
-    tag = client.get("/api/bindings/04aa01", headers=AUTH).get_json()
+    tag = client.get("/api/bindings/04aa01").get_json()
     assert tag["card"] == "core/shinobi" and tag["owner"] == "Cat" and tag["stored"] is True
     assert service.live.game.state.header.tags["04AA01"].card == "core/shinobi"
-    in_game_only = client.get("/api/bindings/B1", headers=AUTH).get_json()
+    in_game_only = client.get("/api/bindings/B1").get_json()
     assert in_game_only["bound"] is True and in_game_only["stored"] is False
 
 
@@ -232,7 +232,7 @@ def test_mock_zones_make_a_virtual_table(service: TableService) -> None:
     client = create_app(service=service, token=TOKEN, simulated=True).test_client()
     placed = client.post("/api/sim/base-1/place", json={"uid": "b1"}, headers=AUTH).get_json()
     assert placed == {"zone": "base-1", "uid": "B1", "card": "munchkin/treehouse"}
-    cards = {c["uid"]: c for c in client.get("/api/sim/cards", headers=AUTH).get_json()["cards"]}
+    cards = {c["uid"]: c for c in client.get("/api/sim/cards").get_json()["cards"]}
     assert cards["B1"]["zone"] == "base-1" and cards["TC"]["zone"] is None
     assert client.post("/api/sim/base-1/lift", headers=AUTH).get_json()["lifted"] == "B1"
     assert client.post("/api/sim/base-1/lift", headers=AUTH).get_json()["lifted"] is None

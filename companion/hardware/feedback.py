@@ -60,7 +60,6 @@ class TableFeedback(Protocol):
     def buttons(self) -> frozenset[str]: ...
     def accepted(self) -> None: ...
     def ignored(self) -> None: ...
-    def store_failing(self) -> None: ...
     def show(self, document: Mapping[str, Any]) -> None: ...
     def pairing(self, waiting: bool) -> None: ...
     def close(self) -> None: ...
@@ -115,9 +114,6 @@ class NullFeedback:
 
     def ignored(self) -> None:
         """Nothing to beep."""
-
-    def store_failing(self) -> None:
-        pass
 
     def show(self, document: Mapping[str, Any]) -> None:
         """Nothing to light."""
@@ -218,10 +214,6 @@ class Feedback:
     def ignored(self) -> None:
         """Two short beeps: the tap was ignored or is ambiguous (a prompt explains)."""
         self._beep(self.beep_time, self.beep_time, 2)
-
-    def store_failing(self) -> None:
-        """One very long beep: the table cannot save (taps wait; the tablet says why)."""
-        self._beep(self.beep_time * 20, self.beep_time, 1)
 
     def won(self) -> None:
         """Three long beeps: the game has a winner."""

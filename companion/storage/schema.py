@@ -138,11 +138,6 @@ def check_folder(path: Path) -> None:
             f"the folder {folder} does not let this user ({user_name()}) write the games "
             "database; run as its owner or choose another --db path"
         )
-    if path.exists() and not os.access(path, os.W_OK):
-        raise StoreError(
-            f"the games database {path} cannot be written by this user ({user_name()}); "
-            "give it back to the table's user (or make it writable) or choose another --db path"
-        )
 
 
 def user_name() -> str:

@@ -11,9 +11,7 @@ from typing import Any
 
 from companion.catalogue.cards import Card, Catalogue
 from companion.errors import CompanionError
-from companion.storage.session import LiveGame
 from companion.storage.store import EventStore
-from companion.tape.documents import Line
 
 EXPORT_VERSION = 1
 
@@ -141,26 +139,3 @@ def import_bindings(path: Path, store: EventStore, catalogue: Catalogue) -> tupl
         elif existing.card != card:
             notes.append(f"{uid} is {existing.card} here, {card} in the file: kept {existing.card}")
     return added, notes
-
-
-def enrol_read(
-    enrolment: BulkEnrolment,
-    uid: str,
-    store: EventStore,
-    catalogue: Catalogue,
-    live: LiveGame | None,
-) -> tuple[str, Line | None]:
-    """A read during a bulk enrolment: the message to show, and the ``bind`` line for the
-    running game when the tag was bound (``None``: nothing new was bound)."""
-    tags = live.game.state.header.tags if live is not None else {}
-    known = {tag: binding.card for tag, binding in tags.items()}
-    before = len(enrolment.bound)
-    message = enrolment.read(uid, store, catalogue, known)
-    if len(enrolment.bound) == before:
-        return message, None
-    bound_uid, card = enrolment.bound[-1]
-    line: Line = {"input": "bind", "tag": bound_uid, "card": card}
-    owner = enrolment.owner
-    if live is not None and owner is not None and owner in live.game.state.header.players:
-        line["owner"] = owner
-    return message, line

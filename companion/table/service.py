@@ -12,34 +12,52 @@ that needs a game is refused with :class:`~companion.errors.NoGame` until one st
 
 from __future__ import annotations
 
-import logging
 import queue
 import threading
 from collections import deque
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from companion.catalogue.cards import Catalogue
-from companion.errors import NoGame, Rejected, StoreError
+from companion.errors import NoGame, Rejected
 from companion.hardware.feedback import NullFeedback, TableFeedback
 from companion.hardware.readers.base import HealthSnapshot, Reader, TagRead
 from companion.hardware.readers.registry import ReaderContext, open_reader
 from companion.hardware.readers.taps import Crosstalk, Ignored, Tap, TapFilter
 from companion.storage.session import LiveGame
 from companion.storage.store import EventStore
-from companion.table.changes import Change as Change
-from companion.table.changes import TapTiming as TapTiming
-from companion.table.enrol import BulkEnrolment, EnrolError, deck_order, enrol_read
+from companion.table.enrol import BulkEnrolment, EnrolError, deck_order
 from companion.table.pairing import Pairing
-from companion.table.supervision import Backlog, PendingLine
-from companion.tape.documents import Document, Line
+from companion.tape.documents import Document, Event
 from companion.tracker.document import state_document
 from companion.tracker.state import Outcome
 
 Clock = Callable[[], float]
 
 
-log = logging.getLogger(__name__)
+@dataclass(frozen=True, slots=True)
+class Change:
+    """What listeners hear after each applied line."""
+
+    version: int
+    events: tuple[Event, ...]
+    changed: bool
+
+
+@dataclass(frozen=True, slots=True)
+class TapTiming:
+    """When one tap passed each stage, in seconds on the service's clock: what the benchmarks
+    and the readers page add up (place -> activated -> read -> tap -> stored -> screen)."""
+
+    zone: str
+    uid: str
+    activated: float | None  #: nfcpy finished activating the tag (nfcpy readers only)
+    read: float  #: the reader handed the read over
+    tap: float  #: the worker took it as a tap (raw read stored, tap filter passed)
+    stored: float  #: the tap's line stored and announced to every listener
+
+
 TIMINGS_KEPT = 200
 
 
@@ -79,9 +97,6 @@ class TableService:
         self.context = context or ReaderContext(clock)
         self._filter = tap_filter or TapFilter()
         self._reads: queue.Queue[TagRead] = queue.Queue()
-        self._backlog = Backlog(clock)
-        #: exceptions caught while handling a read (each logged; the table went on)
-        self.faults = 0
         self._lock = threading.RLock()
         self._listeners: list[Callable[[Change], None]] = []
         self._document: tuple[int, Document] | None = None
@@ -229,11 +244,19 @@ class TableService:
             if self.enrolment is None or self.enrolment[0] != read.zone:
                 return False
             _, enrolment = self.enrolment
-            message, bind = enrol_read(enrolment, read.uid, self.store, self.catalogue, self.live)
+            before = len(enrolment.bound)
+            live = self.live
+            tags = live.game.state.header.tags if live is not None else {}
+            known = {uid: binding.card for uid, binding in tags.items()}
+            message = enrolment.read(read.uid, self.store, self.catalogue, known)
             self.enrolment_messages.append(message)
-            if bind is not None:
-                if self.live is not None:  # the running game knows the tag at once
-                    self.submit(dict(bind))
+            if len(enrolment.bound) > before:
+                if live is not None:  # the running game knows the tag at once
+                    uid, card = enrolment.bound[-1]
+                    line: dict[str, Any] = {"input": "bind", "tag": uid, "card": card}
+                    if enrolment.owner in live.game.state.header.players:
+                        line["owner"] = enrolment.owner
+                    self.submit(line)
                 self.feedback.accepted()
             else:
                 self.feedback.ignored()
@@ -256,52 +279,17 @@ class TableService:
     def _work(self) -> None:
         while not self._stop.is_set():
             try:
-                self._step()
-            except Exception:  # one read's handling must never stop the table
-                self.faults += 1
-                log.exception("handling a read failed; the table goes on")
-
-    def _step(self) -> None:
-        """One read (or one thing the store could not take before), else a filter poll."""
-        if len(self._backlog):
-            self._queue_new_reads()
-            if not self._backlog.due():
-                self._stop.wait(0.05)
-                return
-            item = self._backlog.take()
-            if isinstance(item, PendingLine):
-                self._submit_tap(item.line, item.tap, front=True)
-            else:
-                self._process(item, front=True)
-            return
-        try:
-            read = self._reads.get(timeout=0.05)
-        except queue.Empty:
-            self._handle(self._filter.poll(self.clock()))
-            self.pairing.tick()
-            return
-        self._process(read)
-
-    def _queue_new_reads(self) -> None:
-        """While the store fails, new reads wait behind the old ones (order is kept)."""
-        while True:
-            try:
-                self._backlog.keep(self._reads.get_nowait())
+                read = self._reads.get(timeout=0.05)
             except queue.Empty:
-                return
-
-    def _process(self, read: TagRead, *, front: bool = False) -> None:
-        try:
-            detail = {"card": read.card} if read.card else None
-            self.store.append_read(read.zone, read.uid, read.kind, read.at, detail)
-        except StoreError as exc:
-            self._backlog.keep(read, front=front)
-            self._store_failed(exc)
-            return
-        self._store_ok()
-        if read.kind == "arrived" and self._enrol(read):
-            return
-        self._handle(self._filter.poll(read.at) + self._filter.feed(read), read)
+                self._handle(self._filter.poll(self.clock()))
+                self.pairing.tick()
+                continue
+            self.store.append_read(
+                read.zone, read.uid, read.kind, read.at, {"card": read.card} if read.card else None
+            )
+            if read.kind == "arrived" and self._enrol(read):
+                continue
+            self._handle(self._filter.poll(read.at) + self._filter.feed(read), read)
 
     def _handle(
         self, outputs: list[Tap | Crosstalk | Ignored], read: TagRead | None = None
@@ -312,7 +300,7 @@ class TableService:
             tapped = self.clock()
             at = round(output.at - self._started_at, 3)
             if isinstance(output, Crosstalk):
-                line: Line = {
+                line: dict[str, Any] = {
                     "input": "crosstalk",
                     "tag": output.uid,
                     "zones": [output.first, output.second],
@@ -321,51 +309,17 @@ class TableService:
             else:
                 self._bind_from_ndef(output)
                 line = {"tap": output.uid, "zone": output.zone, "at": at}
-            if len(self._backlog):  # an earlier line waits for the store: keep the order
-                self._backlog.keep(PendingLine(line, isinstance(output, Tap)))
+            try:
+                outcome = self.submit(line)
+            except Rejected:
+                self.feedback.ignored()
                 continue
-            if self._submit_tap(line, isinstance(output, Tap)) and isinstance(output, Tap):
+            if isinstance(output, Tap):
                 self._timed(output, read, tapped)
-
-    def _submit_tap(self, line: Line, tap: bool, *, front: bool = False) -> bool:
-        """Apply a line from the readers; the sound says taken or ignored, never before the
-        store has it. Returns whether it was applied."""
-        try:
-            outcome = self.submit(dict(line))
-        except StoreError as exc:
-            self._backlog.keep(PendingLine(line, tap), front=front)
-            self._store_failed(exc)
-            return False
-        except Rejected:
-            self._store_ok()
-            self.feedback.ignored()
-            return False
-        self._store_ok()
-        if outcome.changed:
-            self.feedback.accepted()
-        else:
-            self.feedback.ignored()
-        return True
-
-    def _store_failed(self, error: StoreError) -> None:
-        if self._backlog.failed(str(error)):
-            log.error("the store failed; taps wait for it: %s", error)
-            self.feedback.store_failing()
-            self._announce_health()
-
-    def _store_ok(self) -> None:
-        if self._backlog.failing and self._backlog.recovered():
-            log.warning("the store works again")
-            self._announce_health()
-
-    def store_health(self) -> dict[str, object]:
-        """Whether the store takes writes, why not, and how much waits for it."""
-        return self._backlog.document()
-
-    def _announce_health(self) -> None:
-        change = Change(self.version, (), False)
-        for listener in list(self._listeners):
-            listener(change)
+            if outcome.changed:
+                self.feedback.accepted()
+            else:
+                self.feedback.ignored()
 
     def _timed(self, tap: Tap, read: TagRead | None, tapped: float) -> None:
         """Keep the tap's stage times (``read`` is the read that made it, if it was one)."""

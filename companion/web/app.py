@@ -20,7 +20,6 @@ from companion.web import (
     enrol,
     errors,
     history,
-    hygiene,
     league,
     live,
     pairing,
@@ -37,7 +36,7 @@ __all__ = ["TOKEN_HEADER", "Table", "create_app"]
 DEFAULTS: dict[str, Any] = {
     "SSE_PING_SECONDS": 15.0,
     "JSON_SORT_KEYS": False,
-    "MAX_CONTENT_LENGTH": 256 << 10,  # a tape line or a game set-up is a few kB
+    "MAX_CONTENT_LENGTH": 1 << 20,
     #: event streams served at once (the server's threads are sized for them): a few tablets,
     #: players' phones, a TV, and streams of tablets that went away not yet noticed (the load
     #: test holds 20)
@@ -65,7 +64,6 @@ def create_app(
     app.extensions[EXTENSION] = Table(service, token=token, simulated=simulated, demo=demo)
 
     errors.init_app(app)
-    hygiene.init_app(app)
     auth.init_app(app)
     for module in (live, api, setup, history, enrol, readers, sim, league, pairing, shell):
         app.register_blueprint(module.bp)

@@ -25,7 +25,6 @@ from companion.storage.tokens import TokenFile
 from companion.table.demo import DemoPlayer
 from companion.table.service import TableService
 from companion.web.app import DEFAULTS, create_app
-from companion.web.hygiene import SERVED_HOSTS
 from companion.web.table import EXTENSION, Table
 
 log = logging.getLogger(__name__)
@@ -92,7 +91,6 @@ class Dashboard:
         self.server.adj.socket_options = SOCKET_OPTIONS
         self.port = _port(self.server)
         self.address = table_address(host, self.port)
-        self.app.config[SERVED_HOSTS] = self.address.served_names()
         self.demo = demo
         self._stopping = threading.Event()
         self._serving = threading.Lock()

@@ -19,7 +19,6 @@ from companion.storage.session import LiveGame
 from companion.storage.tokens import TokenFile
 from companion.table.demo import DemoPlayer
 from companion.table.service import Change, TableService
-from companion.web.hidden import public_view
 from companion.web.palette import PALETTE
 from companion.web.timeline import Timeline, timeline
 from companion.web.words import Words
@@ -47,8 +46,7 @@ class Table:
         self.demo = demo
         self.closed = threading.Event()
         self._lock = threading.Lock()
-        #: ((game id, version, store ok, reads waiting), JSON bytes) of the last answer
-        self._payload: tuple[tuple[object, ...], bytes] | None = None
+        self._payload: tuple[int | None, int, bytes] | None = None
         self._on_close: set[Callable[[], None]] = set()
         self._streams = 0
 
@@ -92,16 +90,14 @@ class Table:
             live = service.live
             game_id = None if live is None else live.game_id
             version, document = service.snapshot()
-            store = service.store_health()
-            key = (game_id, version, store["ok"], store["waiting"])
             with self._lock:
                 cached = self._payload
-                if cached is not None and cached[0] == key:
-                    return version, cached[1]
+                if cached is not None and cached[:2] == (game_id, version):
+                    return version, cached[2]
             told = self.timeline(document) if document is not None else None
             body: dict[str, Any] = {
                 "version": version,
-                "state": public_view(document),
+                "state": document,
                 "playing": live is not None,
                 "simulated": self.simulated,
                 "demo": self.demo is not None,
@@ -111,13 +107,12 @@ class Table:
                 "recent": told.recent if told is not None else [],
                 "undo": told.undo if told is not None else None,
                 "redo": told.redo if told is not None else None,
-                "store": store,
             }
             if live is None:
                 body["message"] = NO_GAME
             data = json.dumps(body, separators=(",", ":")).encode()
         with self._lock:
-            self._payload = (key, data)
+            self._payload = (game_id, version, data)
         return version, data
 
     def timeline(self, document: Mapping[str, Any]) -> Timeline:

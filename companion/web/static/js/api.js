@@ -41,11 +41,7 @@ async function request(path, options) {
 }
 
 export async function getJSON(path) {
-  // The token goes along: a few look-ups (what a tag is, the virtual table's cards) would
-  // name face-down cards, so they answer only a tablet in control.
-  const headers = { Accept: "application/json" };
-  if (token()) headers["X-Companion-Token"] = token();
-  const response = await request(path, { headers });
+  const response = await request(path, { headers: { Accept: "application/json" } });
   return answer(response);
 }
 
@@ -101,16 +97,6 @@ export function say(text, kind = "info", action = null) {
 
 // While the table is out of reach: a banner, and every control of the page inert (nothing
 // can be pressed that would fail), until the stream is back.
-// The table's store refusing writes (a full or failing SD card): taps wait, nothing is lost.
-export function showStore(store) {
-  const banner = $("#store-failing");
-  if (!banner) return;
-  const failing = Boolean(store && store.ok === false);
-  banner.hidden = !failing;
-  const why = $("#store-failing-why");
-  if (why) why.textContent = failing ? `${store.waiting} waiting: ${store.error}` : "";
-}
-
 export function setOffline(offline) {
   const banner = $("#offline");
   if (banner) banner.hidden = !offline;

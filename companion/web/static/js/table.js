@@ -1,6 +1,6 @@
 // The table screen: the prompt tray, then the bases, the scoreboard and the last events.
 import { h, fill, $ } from "./dom.js";
-import { start, cards, post, say, act, setOffline, showStore, ApiError } from "./api.js";
+import { start, cards, post, say, act, setOffline, ApiError } from "./api.js";
 import { follow } from "./live.js";
 import { basePanels } from "./bases.js";
 import { promptTray } from "./prompts.js";
@@ -35,7 +35,6 @@ async function send(line, button, version) {
 }
 
 function show(next) {
-  showStore(next.store);
   if (next.game_id !== seen.game) {
     seen = { game: next.game_id, version: -1 };
     close();

@@ -2,7 +2,7 @@
 // is put on that zone's simulated reader (the real reader code reads it) and lifted again a
 // moment later.
 import { h, fill, $ } from "./dom.js";
-import { getJSON, post, act, say, token } from "./api.js";
+import { getJSON, post, act, say } from "./api.js";
 
 const LIFT_AFTER_MS = 700;
 
@@ -30,11 +30,7 @@ export class VirtualTable {
       return;
     }
     this.root.hidden = false;
-    if (!token()) {
-      // which tag is which card would name face-down cards: only a tablet in control asks
-      this.cards = [];
-      this.loadedVersion = null;
-    } else if (this.loadedVersion !== `${payload.game_id}:${payload.version}`) {
+    if (this.loadedVersion !== `${payload.game_id}:${payload.version}`) {
       this.loadedVersion = `${payload.game_id}:${payload.version}`;
       try {
         [{ cards: this.cards }, this.demo] = await Promise.all([
