@@ -32,3 +32,8 @@ class NoGame(Rejected):
 
     def __init__(self) -> None:
         super().__init__("no game in progress: start one on the New game page (/setup)")
+
+
+class InvalidLine(Rejected):
+    """A line whose fields break the tape contract's types or our limits (the message names
+    the field); it changes nothing."""

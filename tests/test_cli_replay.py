@@ -132,3 +132,55 @@ def test_the_installed_command_runs(tmp_path: Path) -> None:
     )
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["bases"][0]["card"] == "munchkin/treehouse"
+
+
+# Bad input: refused naming the line, never a traceback (issue 15)
+
+BROKEN_LINES = {
+    "invalid-utf8": (b'{"tap": "B1", "zone": "base-\xff1"}', "not valid UTF-8"),
+    "deep": (b"[" * 1200 + b"]" * 1200, "nested more than"),
+    "huge-int": (
+        b'{"input": "madness", "player": "Ann", "delta": ' + b"9" * 4400 + b"}",
+        "too long",
+    ),
+    "nan": (b'{"tap": "B1", "zone": "base-1", "at": NaN}', "NaN is not a JSON number"),
+    "infinity": (b'{"input": "madness", "player": "Ann", "delta": Infinity}', "Infinity"),
+    "overflow": (b'{"tap": "B1", "zone": "base-1", "at": 1e999}', "too large"),
+    "surrogate": (b'{"tap": "B1", "zone": "base-1", "player": "\\ud800"}', "lone surrogate"),
+    "at-text": (b'{"tap": "B1", "zone": "base-1", "at": "soon"}', '"at" must be a number'),
+    "at-negative": (b'{"tap": "B1", "zone": "base-1", "at": -4}', '"at" must be from 0'),
+    "delta-big": (b'{"input": "madness", "player": "Ann", "delta": 101}', '"delta" must be from'),
+    "count-big": (
+        b'{"input": "bury", "zone": "base-1", "player": "Ann", "count": 1001}',
+        '"count" must be from 0 to 1000',
+    ),
+    "tags-type": (b'{"input": "sell", "player": "Ann", "tags": [1]}', '"tags" must be a list'),
+}
+
+
+def test_broken_lines_are_refused_naming_the_line(tmp_path: Path) -> None:
+    runner = CliRunner()
+    for kind, (line, said) in BROKEN_LINES.items():
+        good = tape(tap("B1", "base-1"))
+        path = tmp_path / f"{kind}.jsonl"
+        path.write_bytes("\n".join(good).encode() + b"\n" + line + b"\n")
+        result = runner.invoke(main, ["replay", str(path), "--json"])
+        assert result.exit_code == 1, kind
+        assert result.stdout == "", kind
+        assert "line 3" in result.stderr and said in result.stderr, (kind, result.stderr)
+        assert "Traceback" not in result.output
+
+
+def test_a_header_saying_tape_true_is_not_version_1(tmp_path: Path) -> None:
+    header = json.dumps({**HEADER, "tape": True})
+    result = CliRunner().invoke(main, ["replay", str(write(tmp_path, [header]))])
+    assert result.exit_code == 1 and '"tape": 1' in result.stderr
+
+
+def test_a_file_name_that_is_not_utf8_is_shown_escaped(tmp_path: Path) -> None:
+    """A lone surrogate in what is printed (a file name the OS hands back undecodable) is
+    written escaped, not a UnicodeEncodeError."""
+    path = Path(str(tmp_path / "tape-\udcff.jsonl"))
+    result = CliRunner().invoke(main, ["replay", str(path)])
+    assert result.exit_code == 1
+    assert "\\udcff" in result.stderr and "cannot read the tape" in result.stderr

@@ -190,10 +190,10 @@ def test_bindings_rebind_and_game_owner(client: FlaskClient, service: TableServi
         headers=AUTH,
     )
     assert again.status_code == 201
-    tag = client.get("/api/bindings/04aa01").get_json()
+    tag = client.get("/api/bindings/04aa01", headers=AUTH).get_json()
     assert tag["card"] == "core/shinobi" and tag["owner"] == "Cat" and tag["stored"] is True
     assert service.live.game.state.header.tags["04AA01"].card == "core/shinobi"
-    in_game_only = client.get("/api/bindings/B1").get_json()
+    in_game_only = client.get("/api/bindings/B1", headers=AUTH).get_json()
     assert in_game_only["bound"] is True and in_game_only["stored"] is False
 
 

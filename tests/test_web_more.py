@@ -89,14 +89,14 @@ def test_history_chart_and_stats(client: FlaskClient, service: TableService) -> 
 
 
 def test_bind_and_what_is_this_tag(client: FlaskClient, service: TableService) -> None:
-    assert client.get("/api/bindings/04ABCD").get_json()["bound"] is False
+    assert client.get("/api/bindings/04ABCD", headers=AUTH).get_json()["bound"] is False
     bound = client.post(
         "/api/bindings",
         json={"uid": "04abcd", "card": "munchkin/fence", "owner": "Ben"},
         headers=AUTH,
     )
     assert bound.status_code == 201
-    assert "Fence" in client.get("/api/bindings/04ABCD").get_json()["text"]
+    assert "Fence" in client.get("/api/bindings/04ABCD", headers=AUTH).get_json()["text"]
     assert service.live.game.state.header.tags["04ABCD"].owner == "Ben"
     bad = client.post("/api/bindings", json={"uid": "04AB", "card": "x/y"}, headers=AUTH)
     assert bad.status_code == 400 and "unknown card id" in bad.get_json()["error"]

@@ -25,5 +25,15 @@ def catalogue_or_fail() -> Catalogue:
 
 
 def fail(message: str, status: int = 1) -> Any:
-    click.echo(f"error: {message}", err=True)
+    echo(f"error: {message}", err=True)
     sys.exit(status)
+
+
+def echo(text: str, *, err: bool = False) -> None:
+    """``click.echo`` that cannot fail on text no encoder can write (a file name that is not
+    UTF-8 comes back from the OS with lone surrogates): those are shown escaped."""
+    click.echo(printable(text), err=err)
+
+
+def printable(text: str) -> str:
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")

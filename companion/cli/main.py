@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from companion.cli.backup import backup
 from companion.cli.cards import cards
 from companion.cli.demo import demo
 from companion.cli.enrol import enrol
@@ -18,7 +19,7 @@ def main() -> None:
     """Companion for tabletop card games played with NFC-tagged cards."""
 
 
-for command in (cards, replay, import_tape, export, games, example, simulate):
+for command in (cards, replay, import_tape, export, games, example, simulate, backup):
     main.add_command(command)
 for command in (demo, enrol, install, league, new_game, serve, token):
     main.add_command(command)

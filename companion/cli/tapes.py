@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Iterator
 from pathlib import Path
 
 import click
 
 from companion.catalogue.cards import Catalogue
-from companion.cli.common import DEFAULT_DB, catalogue_or_fail, fail
+from companion.cli.common import DEFAULT_DB, catalogue_or_fail, echo, fail
 from companion.cli.table import parse_players
 from companion.errors import CompanionError, Rejected, TapeError
 from companion.simulation.plausible import make_header, plausible_lines
@@ -17,7 +18,7 @@ from companion.storage.session import LiveGame
 from companion.storage.store import EventStore
 from companion.tape.documents import Document
 from companion.tape.examples import example_tape
-from companion.tape.lines import dump_line, parse_header, read_lines
+from companion.tape.lines import TapeLine, dump_line, parse_header, read_lines, read_tape
 from companion.tracker.document import render_text, state_document
 from companion.tracker.game import replay_lines
 
@@ -29,25 +30,51 @@ def replay(tape: Path, as_json: bool) -> None:
     """Replay a tape and print the resulting state."""
     catalogue = catalogue_or_fail()
     try:
-        document = _replay(tape.read_text(encoding="utf-8").splitlines(), catalogue)
+        document = _replay(tape.read_bytes().split(b"\n"), catalogue)
     except OSError as exc:
         fail(f"{tape}: cannot read the tape: {exc.strerror}")
     except TapeError as exc:
         fail(f"{tape}: {exc}")
     if as_json:
-        click.echo(json.dumps(document, ensure_ascii=False, indent=2))
+        echo(json.dumps(document, ensure_ascii=False, indent=2))
     else:
-        click.echo(render_text(document, catalogue))
+        echo(render_text(document, catalogue))
 
 
-def _replay(lines: list[str], catalogue: Catalogue) -> Document:
+def _replay(lines: list[str] | list[bytes], catalogue: Catalogue) -> Document:
+    """The state document after ``lines``. :raises TapeError: naming the line that stopped it
+    (also for a line the tracker failed on unexpectedly: a bug, said as one, not a traceback).
+    """
     numbered = iter(read_lines(lines))
     first = next(numbered, None)
     if first is None:
         raise TapeError("the tape is empty: its first line must be the header", 1)
     header = parse_header(first.event, catalogue, first.number)
-    game = replay_lines(header, numbered, catalogue)
-    return state_document(game.state, game.catalogue)
+    last = Counted(numbered)
+    try:
+        game = replay_lines(header, last, catalogue)
+        return state_document(game.state, game.catalogue)
+    except (TapeError, CompanionError):
+        raise
+    except Exception as exc:  # a tracker bug must still name the line that found it
+        raise TapeError(
+            f"the tracker failed on this line ({type(exc).__name__}: {exc}); please report "
+            "it with the tape",
+            last.number,
+        ) from None
+
+
+class Counted:
+    """Numbered lines, remembering the number of the last one handed out."""
+
+    def __init__(self, lines: Iterator[TapeLine]) -> None:
+        self.lines = lines
+        self.number = 1
+
+    def __iter__(self) -> Iterator[TapeLine]:
+        for line in self.lines:
+            self.number = line.number
+            yield line
 
 
 @click.command("import")
@@ -56,8 +83,8 @@ def _replay(lines: list[str], catalogue: Catalogue) -> Document:
 def import_tape(tape: Path, db: str) -> None:
     """Record a tape as a stored game (each line stored durably, as at the table)."""
     catalogue = catalogue_or_fail()
-    lines = iter(read_lines(tape.read_text(encoding="utf-8").splitlines()))
     try:
+        lines = iter(read_tape(tape.read_bytes()))
         first = next(lines)
         with EventStore.open(db) as store:
             live = LiveGame.start(store, first.event, catalogue)
@@ -68,9 +95,11 @@ def import_tape(tape: Path, db: str) -> None:
                     raise TapeError(str(exc), line.number) from None
     except StopIteration:
         fail(f"{tape}: the tape is empty")
+    except OSError as exc:
+        fail(f"{tape}: cannot read the tape: {exc.strerror}")
     except CompanionError as exc:
         fail(f"{tape}: {exc}")
-    click.echo(f"stored as game {live.game_id} in {db}")
+    echo(f"stored as game {live.game_id} in {db}")
 
 
 @click.command()

@@ -3,7 +3,8 @@
 * a zone's LED is lit while its base is ready to score, and blinks while a prompt waits at that
   zone (blinking wins); once the game has a winner every LED is lit;
 * the buzzer beeps once for an accepted tap (:meth:`Feedback.accepted`), twice for an ignored or
-  ambiguous one (:meth:`Feedback.ignored`), and three long beeps when the game is won;
+  ambiguous one (:meth:`Feedback.ignored`), one long beep when a tap could not be stored
+  (:meth:`Feedback.failed`), and three long beeps when the game is won;
 * the "end-turn" and "undo" buttons call :attr:`Feedback.on_end_turn` / :attr:`Feedback.on_undo`;
 * while a tablet asks to pair (:meth:`Feedback.pairing`), every zone LED blinks fast, whatever
   the game shows; the game's LEDs come back when pairing ends.
@@ -60,6 +61,7 @@ class TableFeedback(Protocol):
     def buttons(self) -> frozenset[str]: ...
     def accepted(self) -> None: ...
     def ignored(self) -> None: ...
+    def failed(self) -> None: ...
     def show(self, document: Mapping[str, Any]) -> None: ...
     def pairing(self, waiting: bool) -> None: ...
     def close(self) -> None: ...
@@ -113,6 +115,9 @@ class NullFeedback:
         """Nothing to beep."""
 
     def ignored(self) -> None:
+        """Nothing to beep."""
+
+    def failed(self) -> None:
         """Nothing to beep."""
 
     def show(self, document: Mapping[str, Any]) -> None:
@@ -214,6 +219,10 @@ class Feedback:
     def ignored(self) -> None:
         """Two short beeps: the tap was ignored or is ambiguous (a prompt explains)."""
         self._beep(self.beep_time, self.beep_time, 2)
+
+    def failed(self) -> None:
+        """One long beep: the table could not store the tap (the dashboard says why)."""
+        self._beep(self.beep_time * 8, self.beep_time, 1)
 
     def won(self) -> None:
         """Three long beeps: the game has a winner."""

@@ -12,6 +12,8 @@ import ipaddress
 import socket
 from dataclasses import dataclass
 
+import ifaddr
+
 __all__ = ["LOOPBACK", "TableAddress", "host_name", "lan_address", "local_name", "table_address"]
 
 LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1"})
@@ -83,8 +85,19 @@ class TableAddress:
             if self.address:
                 names.add(self.address)
             if self.bind not in WILDCARDS:
-                names.add(self.bind)
+                names.add(self.bind.lower())
+            else:  # every interface answers: a Pi on Ethernet and Wi-Fi at once
+                names |= interface_addresses()
         return frozenset(names)
+
+
+def interface_addresses() -> set[str]:
+    """The IPv4 and IPv6 addresses of this machine's network interfaces."""
+    found: set[str] = set()
+    for adapter in ifaddr.get_adapters():
+        for ip in adapter.ips:
+            found.add(ip.ip if isinstance(ip.ip, str) else ip.ip[0])
+    return found
 
 
 def table_address(bind: str, port: int) -> TableAddress:

@@ -1,9 +1,11 @@
-"""A copy of the store taken before a migration changes it: an update must never cost a game.
+"""Copies of the store with SQLite's online backup API: ``companion backup``, and the copy
+taken before a migration changes a store (an update must never cost a game).
 
-SQLite's online backup API copies the database page by page through its own connection, so
-the copy is consistent even with the write-ahead log holding recent commits. The copy lies
-next to the store, named for the moment it was taken, readable by its owner only (it holds
-every game and the paired tablets' key hashes).
+The backup API copies the database page by page through its own connection, so the copy is
+consistent even while the table writes and with the write-ahead log holding recent commits (a
+file copy could catch a write half done, or miss what is still in the WAL). Every copy is a new
+file, readable by its owner only (it holds every game and the paired tablets' key hashes),
+checked with ``PRAGMA quick_check`` before it takes its name.
 """
 
 from __future__ import annotations
@@ -17,6 +19,50 @@ from companion.errors import StoreError
 
 #: ``companion.db`` -> ``companion.db.backup-20250301T201502Z``
 SUFFIX = ".backup-"
+PRIVATE = 0o600
+
+
+def backup_store(source_path: str | Path, target_path: str | Path) -> Path:
+    """Copy the store at ``source_path`` to ``target_path``, a file that must not exist yet
+    (not even as a link). Returns the target.
+
+    :raises StoreError: no source, a target that exists, or the copy failed (no target is left).
+    """
+    source, target = Path(source_path), Path(target_path)
+    if not source.is_file():
+        raise StoreError(f"{source} is not a store file: nothing to back up")
+    try:
+        os.close(os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, PRIVATE))
+    except FileExistsError:
+        raise StoreError(f"{target} exists already: choose a new name for the backup") from None
+    except OSError as exc:
+        raise StoreError(f"cannot back up {source} to {target} ({exc.strerror})") from None
+    partial = target.with_name(f".{target.name}.partial")
+    try:
+        os.close(os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, PRIVATE))
+        _copy(source, partial)
+        os.replace(partial, target)  # the reserved name, ours: the copy takes it whole
+    except (OSError, sqlite3.Error) as exc:
+        partial.unlink(missing_ok=True)
+        target.unlink(missing_ok=True)
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise StoreError(f"cannot back up {source} to {target} ({reason})") from None
+    return target
+
+
+def _copy(source: Path, target: Path) -> None:
+    src = sqlite3.connect(source)
+    try:
+        dst = sqlite3.connect(target)
+        try:
+            src.backup(dst)
+            check = [row[0] for row in dst.execute("PRAGMA quick_check(5)")]
+            if check != ["ok"]:
+                raise sqlite3.DatabaseError(f"the copy fails SQLite's check: {'; '.join(check)}")
+        finally:
+            dst.close()
+    finally:
+        src.close()
 
 
 def backup_path(store: Path, at: float) -> Path:
@@ -31,30 +77,17 @@ def backup_path(store: Path, at: float) -> Path:
     return candidate
 
 
-def back_up(conn: sqlite3.Connection, store: Path, at: float) -> Path:
-    """Copy the open database ``conn`` (the file ``store``) beside it, mode 0600.
+def back_up(store: Path, at: float) -> Path:
+    """Copy ``store`` beside itself before a migration (:func:`backup_store`).
 
     :raises StoreError: if the copy cannot be written (then nothing must be migrated).
     """
     target = backup_path(store, at)
     try:
-        os.close(os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
-    except OSError as exc:
-        raise StoreError(cannot_copy(store, target, exc)) from None
-    try:
-        copy = sqlite3.connect(target)
-        try:
-            conn.backup(copy)
-        finally:
-            copy.close()
-    except sqlite3.Error as exc:
-        target.unlink(missing_ok=True)  # ours, and half written
-        raise StoreError(cannot_copy(store, target, exc)) from None
-    return target
-
-
-def cannot_copy(store: Path, target: Path, exc: Exception) -> str:
-    return (
-        f"{store} needs a schema update, and a copy must be made first, but {target} cannot be "
-        f"written ({exc}); free some space or fix the folder's permissions, then start again"
-    )
+        return backup_store(store, target)
+    except StoreError as exc:
+        raise StoreError(
+            f"{store} needs a schema update, and a copy must be made first, but {target} "
+            f"cannot be written ({exc}); free some space or fix the folder's permissions, "
+            "then start again"
+        ) from None

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -100,7 +99,7 @@ class GameLog(Connected):
             require_game(db, game_id)
             sql = "SELECT line FROM log WHERE game_id = ? ORDER BY seq"
             rows = db.execute(sql, [game_id]).fetchall()
-        return [json.loads(line) for (line,) in rows]
+        return [loads(line, f"a line of game {game_id}") for (line,) in rows]
 
     def log(self, game_id: int, *, last: int | None = None) -> list[LogEntry]:
         """The game's whole log (or its ``last`` lines), in seq order."""
@@ -113,13 +112,20 @@ class GameLog(Connected):
             ).fetchall()
         rows.reverse()
         return [
-            LogEntry(seq, at, recorded, json.loads(line), json.loads(events), bool(changed))
+            LogEntry(
+                seq,
+                at,
+                recorded,
+                loads(line, f"game {game_id}, log entry {seq}"),
+                loads(events, f"game {game_id}, the events of log entry {seq}"),
+                bool(changed),
+            )
             for seq, at, recorded, line, events, changed in rows
         ]
 
     def game(self, game_id: int) -> GameRecord:
         """One game. :raises StoreError: if there is no such game."""
-        records = self._games("WHERE id = ?", [game_id])
+        records = self._games("WHERE id = ?", [game_id]) if 0 < game_id < 2**63 else []
         if not records:
             raise StoreError(f"there is no game {game_id} in {self.name}")
         return records[0]
@@ -141,12 +147,12 @@ class GameLog(Connected):
             GameRecord(
                 id_,
                 game,
-                json.loads(head),
-                json.loads(seats),
+                loads(head, f"game {id_}'s header"),
+                loads(seats, f"game {id_}'s players"),
                 start,
                 end,
                 winner,
-                loads(winners),
+                loads(winners, f"game {id_}'s winners"),
                 bool(void),
             )
             for id_, game, head, seats, start, end, winner, winners, void in rows

@@ -12,6 +12,8 @@ from sqlite_utils import Database
 
 from companion.errors import StoreError
 from companion.storage.schema import scalar
+from companion.tape.strict import StrictJSONError
+from companion.tape.strict import loads as strict_loads
 
 Line = dict[str, Any]
 Entry = tuple[Mapping[str, Any], Sequence[Mapping[str, Any]], bool]
@@ -89,8 +91,14 @@ def line_at(line: Mapping[str, Any]) -> float | None:
     return float(at) if isinstance(at, int | float) and not isinstance(at, bool) else None
 
 
-def loads(text: str | None) -> Any:
-    return None if text is None else json.loads(text)
+def loads(text: str | None, what: str = "a stored value") -> Any:
+    """A stored JSON value. :raises StoreError: it is not readable (the store is damaged)."""
+    if text is None:
+        return None
+    try:
+        return strict_loads(text)
+    except StrictJSONError as exc:
+        raise StoreError(f"{what} in the store is damaged ({exc})") from None
 
 
 def dump(value: object, what: str) -> str:

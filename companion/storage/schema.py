@@ -22,6 +22,9 @@ APPLICATION_ID = 0x54434D50
 """``PRAGMA application_id`` of our files ("TCMP", big-endian at offset 68 of the header)."""
 SCHEMA_VERSION = "3"
 """What ``meta.schema_version`` says once every migration below has run."""
+KNOWN_VERSIONS = frozenset({"1", "2", "3"})
+"""Schema versions this companion can read (older ones are migrated; a newer companion's file
+is refused)."""
 _MAGIC = b"SQLite format 3\x00"
 _HEADER_BYTES = 108  # the 100-byte file header plus page 1's b-tree header (the schema table)
 SETUP_ATTEMPTS = 50
@@ -177,10 +180,33 @@ def prepare(db: Database, name: str, *, on_disk: bool, clock: Callable[[], float
     copy = None
     pending = migrations.pending(db)
     if on_disk and pending and migrations.applied(db):
-        copy = back_up(db.conn, Path(name), clock())
+        copy = back_up(Path(name), clock())
     migrations.apply(db)
     return copy
 
 
 def scalar(db: Database, sql: str, *params: Any) -> Any:
     return db.execute(sql, list(params)).fetchone()[0]
+
+
+def prove_writable(db: Database, name: str) -> None:
+    """Take the write lock and let it go, so a store that cannot be written is refused at start
+    and not at the first tap (nothing is written: another program's transaction under way is
+    not disturbed). :raises StoreError: saying what to check."""
+    try:
+        for suffix in ("", "-wal", "-shm"):
+            file = Path(f"{name}{suffix}")
+            if file.exists():
+                file.open("r+b").close()  # opened for writing, nothing written
+        db.execute("BEGIN IMMEDIATE")
+        db.execute("ROLLBACK")
+    except OSError as exc:
+        raise StoreError(
+            f"{name} cannot be written ({exc.strerror}): check that the file and its folder "
+            "belong to the user running companion and that the disk has room"
+        ) from None
+    except Exception as exc:  # sqlite3.Error: read-only file or folder, full disk, I/O error
+        raise StoreError(
+            f"{name} cannot be written ({exc}): check that the file and its folder belong to "
+            "the user running companion and that the disk has room"
+        ) from None

@@ -7,16 +7,19 @@ nothing that was acknowledged.
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from companion.catalogue.cards import Catalogue
-from companion.errors import Rejected, StoreError, TapeError
+from companion.errors import InvalidLine, Rejected, StoreError, TapeError
 from companion.rules.game import final_vp
 from companion.storage.store import EventStore
-from companion.tape.documents import as_line
+from companion.tape.limits import check_line
 from companion.tape.lines import Header, parse_header
 from companion.tracker.game import Game
 from companion.tracker.state import Outcome
+
+log = logging.getLogger(__name__)
 
 
 class LiveGame:
@@ -24,6 +27,8 @@ class LiveGame:
         self.store = store
         self.game_id = game_id
         self.game = game
+        #: the game's end (or its undoing) is stored in its log but not yet in its record
+        self._end_unrecorded = False
 
     @classmethod
     def start(cls, store: EventStore, header: dict[str, Any], catalogue: Catalogue) -> LiveGame:
@@ -38,7 +43,7 @@ class LiveGame:
         game = Game(_header(record.header, catalogue), catalogue)
         for seq, line in enumerate(store.lines(game_id), start=1):
             try:
-                game.apply(as_line(line))
+                game.apply(check_line(line))
             except Rejected as exc:
                 raise StoreError(
                     f"game {game_id}, log entry {seq} no longer applies: {exc}"
@@ -49,10 +54,13 @@ class LiveGame:
         return live
 
     def submit(self, line: dict[str, Any]) -> Outcome:
-        """Apply, persist, acknowledge. :raises Rejected: nothing changed, nothing stored."""
+        """Apply, persist, acknowledge. :raises Rejected: nothing changed, nothing stored.
+        :raises StoreError: the line was not stored (nothing changed): it may be retried."""
+        if self._end_unrecorded:
+            self._record_end()  # a failure here is before anything: the line may be retried
         checkpoint = self.game.checkpoint()
         try:
-            outcome = self.game.apply(as_line(line))
+            outcome = self.game.apply(check_line(line))
         except Rejected as exc:
             self._keep_rejected(line, exc)
             raise
@@ -61,12 +69,23 @@ class LiveGame:
         except BaseException:
             self.game.rollback(checkpoint)
             raise
+        # The line is stored: from here no failure may make the caller store it again.
         won, had_won = self.game.state.table.winners, checkpoint.state.table.winners
-        if won and not had_won:
-            self._finish()
-        elif had_won and not won:
-            self.store.reopen_game(self.game_id)
+        if bool(won) != bool(had_won):
+            try:
+                self._record_end()
+            except StoreError:
+                log.exception("game %d: its end is recorded at the next line", self.game_id)
+                self._end_unrecorded = True
         return outcome
+
+    def _record_end(self) -> None:
+        """The game's end (or its end taken back by an undo), as the game now stands."""
+        if self.finished:
+            self._finish()
+        else:
+            self.store.reopen_game(self.game_id)
+        self._end_unrecorded = False
 
     @property
     def finished(self) -> bool:
@@ -86,6 +105,12 @@ class LiveGame:
         self.store.finish_game(self.game_id, list(table.winners), claimed)
 
     def _keep_rejected(self, line: dict[str, Any], error: Rejected) -> None:
+        """Keep a refused line among the reads (a line that broke the limits only by its
+        error: it may hold what no store can write)."""
+        if isinstance(error, InvalidLine):
+            detail = {"game": self.game_id, "error": str(error)}
+            self.store.append_read("-", "-", "rejected", 0.0, detail)
+            return
         zone, uid, at = line.get("zone"), line.get("tap"), line.get("at")
         self.store.append_read(
             zone if isinstance(zone, str) else "-",

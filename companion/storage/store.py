@@ -28,6 +28,8 @@ from sqlite_utils import Database
 
 from companion.errors import StoreError
 from companion.storage.bindings import TagBindings
+from companion.storage.files import create_private, make_private
+from companion.storage.integrity import check_store
 from companion.storage.log import READ_KINDS as READ_KINDS
 from companion.storage.log import GameLog
 from companion.storage.outbox import Outbox
@@ -35,7 +37,7 @@ from companion.storage.records import Binding as Binding
 from companion.storage.records import GameRecord as GameRecord
 from companion.storage.records import LogEntry as LogEntry
 from companion.storage.schema import APPLICATION_ID as APPLICATION_ID
-from companion.storage.schema import SETUP_ATTEMPTS, check_file, prepare
+from companion.storage.schema import SETUP_ATTEMPTS, check_file, prepare, prove_writable
 from companion.storage.tablets import PairedTablets
 
 
@@ -56,14 +58,27 @@ class EventStore(GameLog, TagBindings, Outbox, PairedTablets):
 
     @classmethod
     def open(cls, path: str | Path, *, clock: Callable[[], float] = time.time) -> EventStore:
-        """Open (or create) the store at ``path``. :raises StoreError: if the file is not ours."""
+        """Open (or create) the store at ``path``: checked first (:mod:`.integrity`), then
+        proved writable; its files are readable by their owner only.
+
+        :raises StoreError: the file is not ours, is damaged, or cannot be written.
+        """
         path = Path(path)
         check_file(path)
+        check_store(path)
+        create_private(path)
         try:
             conn = sqlite3.connect(path, check_same_thread=False)
         except sqlite3.Error as exc:
             raise StoreError(f"{path} cannot be opened ({exc}); choose another path") from None
-        return cls._start(Database(conn), str(path), clock, on_disk=True)
+        store = cls._start(Database(conn), str(path), clock, on_disk=True)
+        try:
+            prove_writable(store.db, str(path))
+        except StoreError:
+            store.close()
+            raise
+        make_private(path)
+        return store
 
     @classmethod
     def memory(cls, *, clock: Callable[[], float] = time.time) -> EventStore:

@@ -8,10 +8,15 @@ table has changed since (two tablets pressing "award" at once cannot score twice
 A table may have no game in progress (its first boot, or after the last game ended and the
 service restarted): the readers run, reads are stored, tags can be enrolled, and every line
 that needs a game is refused with :class:`~companion.errors.NoGame` until one starts.
+
+The worker is supervised (:mod:`.pipeline`): no exception in handling one read stops it, and a
+failing store keeps the work it could not store waiting, retried with back-off; nothing is
+acknowledged until it is stored, and :attr:`TableService.store_health` says what is wrong.
 """
 
 from __future__ import annotations
 
+import logging
 import queue
 import threading
 from collections import deque
@@ -20,20 +25,23 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.catalogue.cards import Catalogue
-from companion.errors import NoGame, Rejected
+from companion.errors import NoGame, Rejected, StoreError
 from companion.hardware.feedback import NullFeedback, TableFeedback
 from companion.hardware.readers.base import HealthSnapshot, Reader, TagRead
 from companion.hardware.readers.registry import ReaderContext, open_reader
-from companion.hardware.readers.taps import Crosstalk, Ignored, Tap, TapFilter
+from companion.hardware.readers.taps import Tap, TapFilter
 from companion.storage.session import LiveGame
 from companion.storage.store import EventStore
 from companion.table.enrol import BulkEnrolment, EnrolError, deck_order
 from companion.table.pairing import Pairing
+from companion.table.pipeline import Pipeline, Work
+from companion.table.supervision import StoreHealth, StoreHealthSnapshot
 from companion.tape.documents import Document, Event
 from companion.tracker.document import state_document
 from companion.tracker.state import Outcome
 
 Clock = Callable[[], float]
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,7 +69,7 @@ class TapTiming:
 TIMINGS_KEPT = 200
 
 
-class TableService:
+class TableService(Pipeline):
     """One table's readers, game, store and feedback.
 
     ``live`` is the game in progress, or None for a table without one: then ``store`` and
@@ -105,6 +113,9 @@ class TableService:
         self._started_at = clock()
         #: the last taps' stage times, oldest first
         self.timings: deque[TapTiming] = deque(maxlen=TIMINGS_KEPT)
+        self.store_health = StoreHealth()
+        self._waiting: deque[Work] = deque()
+        self._retry_at: float | None = None
         #: while set, arrivals at this zone enrol tags instead of playing cards
         self.enrolment: tuple[str, BulkEnrolment] | None = None
         self.enrolment_messages: list[str] = []
@@ -150,6 +161,8 @@ class TableService:
         """Apply, store and announce one line.
 
         :raises Rejected: no game, a stale version or a line the game refuses.
+        :raises StoreError: not stored (nothing changed); also while taps wait for a failing
+            store, so a tablet input never overtakes them.
         """
         with self._lock:
             live = self.playing()
@@ -158,7 +171,17 @@ class TableService:
                     f"the table changed since you looked (version {seen_version}, now "
                     f"{self.version}): check the screen and try again"
                 )
-            outcome = live.submit(line)
+            if self.store_health.failing and self._waiting and not self._in_worker():
+                raise StoreError(
+                    f"the game store is failing ({self.store_health.snapshot().error}); taps "
+                    "are waiting to be stored and nothing was changed: try again shortly"
+                )
+            try:
+                outcome = live.submit(line)
+            except StoreError as exc:
+                self._store_failed(exc)
+                raise
+            self._store_ok()
             self._announce(outcome)
             return outcome
 
@@ -193,6 +216,8 @@ class TableService:
             self.submit(line)
         except Rejected:
             self.feedback.ignored()
+        except StoreError:
+            self.feedback.failed()
 
     def replace_game(self, live: LiveGame) -> None:
         """A new game starts at this table (the readers keep running); the one it replaces, if
@@ -221,6 +246,11 @@ class TableService:
     def health(self) -> list[HealthSnapshot]:
         return [reader.health.snapshot() for reader in self.readers.values()]
 
+    def store_snapshot(self) -> StoreHealthSnapshot:
+        """The store's health, with how much work waits for it."""
+        self.store_health.waiting = len(self._waiting)
+        return self.store_health.snapshot()
+
     def start_enrolment(self, zone: str, faction: str, owner: str | None = None) -> str:
         """Taps at ``zone`` now bind the faction's cards in printed order.
 
@@ -238,11 +268,12 @@ class TableService:
         with self._lock:
             self.enrolment = None
 
-    def _enrol(self, read: TagRead) -> bool:
-        """Whether the read was taken by a bulk enrolment."""
+    def _enrol(self, read: TagRead) -> list[Work] | None:
+        """The bind line to store if a bulk enrolment took the read (its binding is stored
+        already); None if no enrolment is running at the read's zone."""
         with self._lock:
             if self.enrolment is None or self.enrolment[0] != read.zone:
-                return False
+                return None
             _, enrolment = self.enrolment
             before = len(enrolment.bound)
             live = self.live
@@ -250,19 +281,19 @@ class TableService:
             known = {uid: binding.card for uid, binding in tags.items()}
             message = enrolment.read(read.uid, self.store, self.catalogue, known)
             self.enrolment_messages.append(message)
-            if len(enrolment.bound) > before:
-                if live is not None:  # the running game knows the tag at once
-                    uid, card = enrolment.bound[-1]
-                    line: dict[str, Any] = {"input": "bind", "tag": uid, "card": card}
-                    if enrolment.owner in live.game.state.header.players:
-                        line["owner"] = enrolment.owner
-                    self.submit(line)
-                self.feedback.accepted()
-            else:
-                self.feedback.ignored()
             if enrolment.done:
                 self.enrolment = None
-            return True
+            if len(enrolment.bound) == before:
+                self._beep(self.feedback.ignored)
+                return []
+            if live is None:  # stored: the next game knows the tag
+                self._beep(self.feedback.accepted)
+                return []
+            uid, card = enrolment.bound[-1]  # the running game knows the tag at once
+            line: dict[str, Any] = {"input": "bind", "tag": uid, "card": card}
+            if enrolment.owner in live.game.state.header.players:
+                line["owner"] = enrolment.owner
+            return [Work(line=line)]
 
     def feed(self, read: TagRead) -> None:
         """Hand a read to the worker as a reader would (tests, the virtual table)."""
@@ -271,55 +302,27 @@ class TableService:
     # Internals
 
     def _announce(self, outcome: Outcome) -> None:
-        change = Change(self.version, outcome.events, outcome.changed)
-        self.feedback.show(self.document() or {})
+        """Tell the LEDs and every listener; one that fails is logged, never passed on (the
+        line is stored: the caller must hear that it was)."""
+        try:
+            self.feedback.show(self.document() or {})
+        except Exception:
+            log.exception("the table's lights could not show the new state")
+        self._tell(Change(self.version, outcome.events, outcome.changed))
+
+    def _tell(self, change: Change) -> None:
         for listener in list(self._listeners):
-            listener(change)
-
-    def _work(self) -> None:
-        while not self._stop.is_set():
             try:
-                read = self._reads.get(timeout=0.05)
-            except queue.Empty:
-                self._handle(self._filter.poll(self.clock()))
-                self.pairing.tick()
-                continue
-            self.store.append_read(
-                read.zone, read.uid, read.kind, read.at, {"card": read.card} if read.card else None
-            )
-            if read.kind == "arrived" and self._enrol(read):
-                continue
-            self._handle(self._filter.poll(read.at) + self._filter.feed(read), read)
+                listener(change)
+            except Exception:
+                log.exception("a listener failed on version %d", change.version)
 
-    def _handle(
-        self, outputs: list[Tap | Crosstalk | Ignored], read: TagRead | None = None
-    ) -> None:
-        for output in outputs:
-            if isinstance(output, Ignored):
-                continue
-            tapped = self.clock()
-            at = round(output.at - self._started_at, 3)
-            if isinstance(output, Crosstalk):
-                line: dict[str, Any] = {
-                    "input": "crosstalk",
-                    "tag": output.uid,
-                    "zones": [output.first, output.second],
-                    "at": at,
-                }
-            else:
-                self._bind_from_ndef(output)
-                line = {"tap": output.uid, "zone": output.zone, "at": at}
-            try:
-                outcome = self.submit(line)
-            except Rejected:
-                self.feedback.ignored()
-                continue
-            if isinstance(output, Tap):
-                self._timed(output, read, tapped)
-            if outcome.changed:
-                self.feedback.accepted()
-            else:
-                self.feedback.ignored()
+    def _health_changed(self) -> None:
+        """Viewers hear a change of the store's health like a change of the game."""
+        self._tell(Change(self.version, (), False))
+
+    def _tick(self) -> None:
+        self.pairing.tick()
 
     def _timed(self, tap: Tap, read: TagRead | None, tapped: float) -> None:
         """Keep the tap's stage times (``read`` is the read that made it, if it was one)."""

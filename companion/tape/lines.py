@@ -14,8 +14,12 @@ from typing import Any
 from companion.catalogue.cards import Catalogue
 from companion.catalogue.printings import check as check_printings
 from companion.errors import CatalogueError, TapeError
+from companion.tape.strict import StrictJSONError, decode, loads
 
 GAMES = ("smashup", "munchkin-cthulhu")
+MAX_PLAYERS = 8
+MAX_ZONES = 32
+MAX_TAGS = 10_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,7 +57,7 @@ def parse_header(raw: Any, catalogue: Catalogue, line: int = 1) -> Header:
     """
     if not isinstance(raw, dict):
         raise TapeError("the header must be a JSON object", line)
-    if raw.get("tape") != 1:
+    if type(raw.get("tape")) is not int or raw["tape"] != 1:
         raise TapeError('the header must say "tape": 1 (this reader knows tape version 1)', line)
     game = raw.get("game")
     if game not in GAMES:
@@ -66,11 +70,15 @@ def parse_header(raw: Any, catalogue: Catalogue, line: int = 1) -> Header:
         or len(set(players)) != len(players)
     ):
         raise TapeError('"players" must be a list of distinct names', line)
+    if len(players) > MAX_PLAYERS:
+        raise TapeError(f'"players" names {len(players)} players (at most {MAX_PLAYERS})', line)
     zones = raw.get("zones")
     if not isinstance(zones, list) or not all(isinstance(z, str) and z for z in zones):
         raise TapeError('"zones" must be a list of zone names', line)
     if len(set(zones)) != len(zones):
         raise TapeError('"zones" must not repeat a zone', line)
+    if len(zones) > MAX_ZONES:
+        raise TapeError(f'"zones" names {len(zones)} zones (at most {MAX_ZONES})', line)
     factions = _factions(raw.get("factions", {}), players, catalogue, game, line)
     known = catalogue.cthulhu if game == "munchkin-cthulhu" else catalogue
     tags = _tags(raw.get("tags", {}), players, known, line)
@@ -123,6 +131,8 @@ def _tags(
 ) -> dict[str, TagBinding]:
     if not isinstance(raw, dict):
         raise TapeError('"tags" must map tag uids to card ids', line)
+    if len(raw) > MAX_TAGS:
+        raise TapeError(f'"tags" holds {len(raw)} tags (at most {MAX_TAGS})', line)
     tags: dict[str, TagBinding] = {}
     for uid, entry in raw.items():
         card, owner = (entry, None) if isinstance(entry, str) else _tag_object(entry, uid, line)
@@ -146,22 +156,29 @@ class TapeLine:
     event: dict[str, Any]
 
 
-def read_lines(text: Iterable[str]) -> Iterator[TapeLine]:
-    """Numbered JSON objects, skipping blank lines and ``#`` comments.
+def read_lines(text: Iterable[str | bytes]) -> Iterator[TapeLine]:
+    """Numbered JSON objects, skipping blank lines and ``#`` comments. Lines are strict JSON
+    (:mod:`companion.tape.strict`); bytes must be UTF-8.
 
-    :raises TapeError: for a line that is not a JSON object.
+    :raises TapeError: for a line that is not a JSON object within our limits.
     """
     for number, raw in enumerate(text, start=1):
-        stripped = raw.strip()
-        if not stripped or stripped.startswith("#"):
-            continue
         try:
-            value = json.loads(stripped)
-        except json.JSONDecodeError as exc:
-            raise TapeError(f"not valid JSON ({exc.msg} at column {exc.colno})", number) from None
+            line = decode(raw) if isinstance(raw, bytes) else raw
+            stripped = line.strip()
+            if not stripped or stripped.startswith("#"):
+                continue
+            value = loads(stripped)
+        except StrictJSONError as exc:
+            raise TapeError(str(exc), number) from None
         if not isinstance(value, dict):
             raise TapeError("each line must be a JSON object", number)
         yield TapeLine(number, value)
+
+
+def read_tape(data: bytes) -> Iterator[TapeLine]:
+    """The numbered lines of a tape file's bytes (see :func:`read_lines`)."""
+    return read_lines(data.split(b"\n"))
 
 
 def dump_line(event: Mapping[str, Any]) -> str:

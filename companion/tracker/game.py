@@ -10,7 +10,8 @@ from companion.catalogue.cards import Catalogue
 from companion.catalogue.printings import printed
 from companion.cthulhu import tracker as cthulhu
 from companion.errors import TapeError
-from companion.tape.documents import Event, Line, as_line
+from companion.tape.documents import Event, Line
+from companion.tape.limits import check_line
 from companion.tape.lines import Header, TapeLine
 from companion.tracker.common import event
 from companion.tracker.state import Outcome, Rejected, TrackerState, new_state
@@ -92,7 +93,7 @@ def replay_lines(header: Header, lines: Iterable[TapeLine], catalogue: Catalogue
     game = Game(header, catalogue)
     for line in lines:
         try:
-            game.apply(as_line(line.event))
+            game.apply(check_line(line.event))
         except Rejected as exc:
             raise TapeError(str(exc), line.number) from None
     return game

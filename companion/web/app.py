@@ -11,6 +11,7 @@ from typing import Any
 
 from flask import Flask
 
+from companion.hardware.network import table_address
 from companion.storage.tokens import TokenFile
 from companion.table.demo import DemoPlayer
 from companion.table.service import TableService
@@ -20,6 +21,7 @@ from companion.web import (
     enrol,
     errors,
     history,
+    hygiene,
     league,
     live,
     pairing,
@@ -41,6 +43,8 @@ DEFAULTS: dict[str, Any] = {
     #: players' phones, a TV, and streams of tablets that went away not yet noticed (the load
     #: test holds 20)
     "MAX_STREAMS": 24,
+    #: the host names requests may carry (the Dashboard sets its own: hardware.network)
+    "ALLOWED_HOSTS": table_address("127.0.0.1", 0).served_names(),
 }
 
 
@@ -64,6 +68,7 @@ def create_app(
     app.extensions[EXTENSION] = Table(service, token=token, simulated=simulated, demo=demo)
 
     errors.init_app(app)
+    hygiene.init_app(app)
     auth.init_app(app)
     for module in (live, api, setup, history, enrol, readers, sim, league, pairing, shell):
         app.register_blueprint(module.bp)

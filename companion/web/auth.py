@@ -1,5 +1,6 @@
 """Viewing is open; every state-changing request carries the table's control token or a
-paired tablet's token, except asking to pair (which is how a tablet gets one)."""
+paired tablet's token, except asking to pair (which is how a tablet gets one). So does every
+look at what viewers may not see: a tag's card, the truth about face-down cards."""
 
 from __future__ import annotations
 
@@ -19,14 +20,24 @@ def init_app(app: Flask) -> None:
     def check_token() -> None:
         if request.method in SAFE_METHODS or request.endpoint in OPEN_VIEWS:
             return
-        given = request.headers.get(HEADER)
-        if not given:
-            raise Unauthorized(
-                f"this needs the table's control token in the {HEADER} header: tap Ask to "
-                "control and press the table's End-turn button, or scan `companion token`'s QR"
-            )
-        if not table().allows(given):
-            raise Unauthorized(
-                "this tablet's control token is not (or no longer) valid: tap Ask to control and "
-                "press the table's End-turn button, or scan `companion token`'s QR code again"
-            )
+        require_token()
+
+
+def has_token() -> bool:
+    """Whether the request carries the control token or a paired tablet's."""
+    given = request.headers.get(HEADER)
+    return bool(given) and table().allows(str(given))
+
+
+def require_token() -> None:
+    """:raises Unauthorized: the request carries no valid token, saying how to get one."""
+    if not request.headers.get(HEADER):
+        raise Unauthorized(
+            f"this needs the table's control token in the {HEADER} header: tap Ask to "
+            "control and press the table's End-turn button, or scan `companion token`'s QR"
+        )
+    if not has_token():
+        raise Unauthorized(
+            "this tablet's control token is not (or no longer) valid: tap Ask to control and "
+            "press the table's End-turn button, or scan `companion token`'s QR code again"
+        )

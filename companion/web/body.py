@@ -7,6 +7,7 @@ from typing import Any, TypeVar
 
 from flask import request
 
+from companion.tape.strict import StrictJSONError, loads
 from companion.web.errors import BadRequest
 
 T = TypeVar("T")
@@ -23,12 +24,15 @@ _NAMES = {
 
 
 def json_body() -> dict[str, Any]:
-    """The request's JSON object; an empty body is ``{}``. :raises BadRequest: not a JSON object."""
-    if not request.get_data(cache=True):
+    """The request's JSON object; an empty body is ``{}``. Strict JSON within our limits
+    (:mod:`companion.tape.strict`). :raises BadRequest: saying what is wrong."""
+    raw = request.get_data(cache=True)
+    if not raw:
         return {}
-    data = request.get_json(silent=True)
-    if data is None:
-        raise BadRequest("the body is not valid JSON; send a JSON object")
+    try:
+        data = loads(raw)
+    except StrictJSONError as exc:
+        raise BadRequest(f"the body is refused: {exc}; send a JSON object") from None
     if not isinstance(data, dict):
         raise BadRequest("the body must be a JSON object")
     return data

@@ -7,6 +7,7 @@ from typing import Any
 from flask import Blueprint, Response, jsonify, render_template
 
 from companion.errors import StoreError
+from companion.web.auth import require_token
 from companion.web.body import check_uid, json_body, maybe, need, uid_field
 from companion.web.errors import BadRequest, NotFound
 from companion.web.table import table
@@ -21,7 +22,9 @@ def page() -> str:
 
 @bp.get("/api/bindings/<uid>")
 def what_is(uid: str) -> Response:
-    """The card a tag is: its stored binding, else the running game's."""
+    """The card a tag is: its stored binding, else the running game's. Needs the control
+    token: a tag names its card, and a buried card is known to viewers only by its tag."""
+    require_token()
     uid = check_uid(uid)
     service = table().service
     catalogue, live = service.catalogue, service.live

@@ -6,10 +6,10 @@ every answer under ``/api`` is JSON, even Werkzeug's own 404 and 405.
 
 from __future__ import annotations
 
-from flask import Flask, Response, jsonify, request
+from flask import Flask, Response, current_app, jsonify, request
 from werkzeug.exceptions import HTTPException
 
-from companion.errors import Rejected, StoreError
+from companion.errors import InvalidLine, Rejected, StoreError
 from companion.table.enrol import EnrolError
 from companion.table.pairing import PairingError, PairingUnknown, TooManyPairings
 
@@ -58,6 +58,10 @@ def init_app(app: Flask) -> None:
     def rejected(exc: Rejected) -> tuple[Response, int]:
         return error_response(str(exc), 409)
 
+    @app.errorhandler(InvalidLine)
+    def invalid(exc: InvalidLine) -> tuple[Response, int]:
+        return error_response(str(exc), 400)
+
     @app.errorhandler(EnrolError)
     def enrol_error(exc: EnrolError) -> tuple[Response, int]:
         return error_response(str(exc), 400)
@@ -78,6 +82,11 @@ def init_app(app: Flask) -> None:
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException) -> Response | HTTPException | tuple[Response, int]:
+        if exc.code == 413:
+            limit = current_app.config["MAX_CONTENT_LENGTH"]
+            return error_response(
+                f"the request is too large; the table takes at most {limit} bytes", 413
+            )
         if not request.path.startswith("/api/"):
             return exc
         return error_response(exc.description or exc.name, exc.code or 500)

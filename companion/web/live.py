@@ -6,6 +6,7 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, render_template, request
 
+from companion.web.auth import has_token
 from companion.web.body import json_body, need
 from companion.web.errors import Unavailable
 from companion.web.stream import events, parse_last_id
@@ -21,7 +22,7 @@ def page() -> str:
 
 @bp.get("/api/state")
 def state() -> Response:
-    _, data = table().payload()
+    _, data = table().payload(full=has_token())
     return Response(data, mimetype="application/json")
 
 

@@ -24,6 +24,7 @@ from companion.hardware.network import TableAddress, table_address
 from companion.storage.tokens import TokenFile
 from companion.table.demo import DemoPlayer
 from companion.table.service import TableService
+from companion.web.accesslog import AccessLog
 from companion.web.app import DEFAULTS, create_app
 from companion.web.table import EXTENSION, Table
 
@@ -75,7 +76,7 @@ class Dashboard:
         self._map: dict[int, Any] = {}
         try:
             self.server = create_server(
-                self.app,
+                AccessLog(self.app),
                 map=self._map,
                 host=host,
                 port=port,
@@ -91,6 +92,7 @@ class Dashboard:
         self.server.adj.socket_options = SOCKET_OPTIONS
         self.port = _port(self.server)
         self.address = table_address(host, self.port)
+        self.app.config["ALLOWED_HOSTS"] = self.address.served_names()
         self.demo = demo
         self._stopping = threading.Event()
         self._serving = threading.Lock()

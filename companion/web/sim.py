@@ -5,14 +5,18 @@ Only a simulated table has these: on a real table they answer 404.
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import Blueprint, Response, jsonify
 
 from companion.rules.game import where_is
 from companion.table.demo import DemoPlayer
 from companion.table.virtual import NoSimZone, VirtualTable
 from companion.tracker.common import owner_candidates
+from companion.web.auth import has_token
 from companion.web.body import json_body, uid_field
 from companion.web.errors import BadRequest, NotFound
+from companion.web.hidden import FACE_DOWN, buried_tags
 from companion.web.table import Table, table
 from companion.web.words import card_name
 
@@ -28,7 +32,8 @@ def virtual() -> VirtualTable:
 
 @bp.get("/sim/cards")
 def cards() -> Response:
-    """The running game's tags, with their cards and owners and where each lies now."""
+    """The running game's tags, with their cards and owners and where each lies now. Without
+    the control token a buried card is only a face-down card: no card, name, type or owner."""
     board = virtual()
     live = board.service.live
     if live is None:
@@ -36,8 +41,12 @@ def cards() -> Response:
     catalogue = live.game.catalogue
     lying = board.where()
     state = live.game.state
-    found = []
+    hidden = set() if has_token() else buried_tags(board.service.document() or {})
+    found: list[dict[str, Any]] = []
     for uid, binding in state.header.tags.items():
+        if uid.upper() in hidden:
+            found.append(face_down(uid, lying.get(uid)))
+            continue
         kind: str | None
         card = catalogue.get(binding.card)
         if card is None:  # a Munchkin Cthulhu card
@@ -62,6 +71,19 @@ def cards() -> Response:
             }
         )
     return jsonify(cards=found)
+
+
+def face_down(uid: str, zone: str | None) -> dict[str, Any]:
+    return {
+        "uid": uid,
+        "card": None,
+        "name": FACE_DOWN,
+        "type": None,
+        "owner": None,
+        "zone": zone,
+        "in_play": True,
+        "face_down": True,
+    }
 
 
 @bp.post("/sim/<zone>/place")

@@ -58,7 +58,7 @@ def message(version: int, data: bytes) -> bytes:
 
 def parse_last_id(value: str | None) -> int | None:
     """The version a reconnecting client last saw, if it says one we can read."""
-    if value is None or not value.strip().lstrip("-").isdigit():
+    if value is None or len(value) > 18 or not value.strip().lstrip("-").isdigit():
         return None
     return int(value.strip())
 

@@ -19,6 +19,7 @@ from companion.storage.session import LiveGame
 from companion.storage.tokens import TokenFile
 from companion.table.demo import DemoPlayer
 from companion.table.service import Change, TableService
+from companion.web.hidden import buried_tags, public_view
 from companion.web.palette import PALETTE
 from companion.web.timeline import Timeline, timeline
 from companion.web.words import Words
@@ -46,7 +47,7 @@ class Table:
         self.demo = demo
         self.closed = threading.Event()
         self._lock = threading.Lock()
-        self._payload: tuple[int | None, int, bytes] | None = None
+        self._payload: tuple[tuple[int | None, int, int], bytes, bytes] | None = None
         self._on_close: set[Callable[[], None]] = set()
         self._streams = 0
 
@@ -79,21 +80,24 @@ class Table:
         header = live.game.state.header
         return colours_of(dict(header.raw), list(header.players))
 
-    def state(self) -> dict[str, Any]:
+    def state(self, *, full: bool = False) -> dict[str, Any]:
         """The ``/api/state`` answer (and every event's data)."""
-        return json.loads(self.payload()[1])  # type: ignore[no-any-return]
+        return json.loads(self.payload(full=full)[1])  # type: ignore[no-any-return]
 
-    def payload(self) -> tuple[int, bytes]:
-        """``(version, JSON bytes)`` of the state answer, built once per game and version."""
+    def payload(self, *, full: bool = False) -> tuple[int, bytes]:
+        """``(version, JSON bytes)`` of the state answer, built once per game, version and
+        store health. ``full``: for a holder of a token, with the tags of buried cards;
+        everyone else gets the public view (:mod:`companion.web.hidden`)."""
         service = self.service
         with service._lock:  # one consistent (game, version, document)
             live = service.live
             game_id = None if live is None else live.game_id
             version, document = service.snapshot()
+            key = (game_id, version, service.store_health.generation)
             with self._lock:
                 cached = self._payload
-                if cached is not None and cached[:2] == (game_id, version):
-                    return version, cached[2]
+                if cached is not None and cached[0] == key:
+                    return version, cached[1] if full else cached[2]
             told = self.timeline(document) if document is not None else None
             body: dict[str, Any] = {
                 "version": version,
@@ -107,13 +111,16 @@ class Table:
                 "recent": told.recent if told is not None else [],
                 "undo": told.undo if told is not None else None,
                 "redo": told.redo if told is not None else None,
+                "health": {"store": service.store_snapshot().document()},
             }
             if live is None:
                 body["message"] = NO_GAME
             data = json.dumps(body, separators=(",", ":")).encode()
+            hidden = buried_tags(document) if document is not None else frozenset()
+            shown = json.dumps(public_view(body, hidden), separators=(",", ":")).encode()
         with self._lock:
-            self._payload = (game_id, version, data)
-        return version, data
+            self._payload = (key, data, shown)
+        return version, data if full else shown
 
     def timeline(self, document: Mapping[str, Any]) -> Timeline:
         """The last events in words (undone ones left out), what Undo and Redo would do."""

@@ -40,8 +40,12 @@ async function request(path, options) {
   }
 }
 
+// The token goes with reads too: a tag's card (and the simulator's face-down cards) are
+// shown only to a tablet that has it.
 export async function getJSON(path) {
-  const response = await request(path, { headers: { Accept: "application/json" } });
+  const headers = { Accept: "application/json" };
+  if (token()) headers["X-Companion-Token"] = token();
+  const response = await request(path, { headers });
   return answer(response);
 }
 

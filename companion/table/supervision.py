@@ -1,0 +1,101 @@
+"""Keeping the table running when its store fails: the store's health and when to retry.
+
+A failed write (disk I/O error, a full disk, a file made read-only) must neither stop the table
+nor be acknowledged: the work that failed waits, the table says so (the dashboard's banner, the
+error sound), and it is retried with back-off until the store takes it.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from typing import Literal
+
+StoreState = Literal["ok", "failing"]
+
+FIRST_RETRY = 0.1  #: seconds before the first retry of a failed write
+LONGEST_RETRY = 5.0  #: seconds between retries once back-off has grown
+
+
+@dataclass(frozen=True, slots=True)
+class StoreHealthSnapshot:
+    state: StoreState
+    error: str | None  #: what the store said last time it failed
+    since: float | None  #: when it started failing (the table's clock)
+    failures: int  #: failed writes since the table started
+    waiting: int  #: reads and lines waiting to be stored
+    faults: int  #: reads or inputs dropped because handling them raised (a bug)
+    last_fault: str | None
+
+    def document(self) -> dict[str, object]:
+        return {
+            "state": self.state,
+            "error": self.error,
+            "since": self.since,
+            "failures": self.failures,
+            "waiting": self.waiting,
+            "faults": self.faults,
+            "last_fault": self.last_fault,
+        }
+
+
+class StoreHealth:
+    """Thread-safe: the worker and web threads report, the dashboard reads."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._state: StoreState = "ok"
+        self._error: str | None = None
+        self._since: float | None = None
+        self._failures = 0
+        self._faults = 0
+        self._last_fault: str | None = None
+        self._attempts = 0
+        self.waiting = 0
+        #: bumped on every change a viewer should see
+        self.generation = 0
+
+    @property
+    def failing(self) -> bool:
+        return self._state == "failing"
+
+    def failed(self, error: str, now: float) -> tuple[bool, float]:
+        """A write failed: returns (whether this starts a failure, seconds until a retry)."""
+        with self._lock:
+            starting = self._state == "ok"
+            if starting:
+                self._state, self._since = "failing", now
+            self._error = error
+            self._failures += 1
+            delay = min(LONGEST_RETRY, FIRST_RETRY * 2**self._attempts)
+            self._attempts += 1
+            self.generation += 1
+            return starting, delay
+
+    def succeeded(self) -> bool:
+        """A write went through: returns whether the store was failing until now."""
+        with self._lock:
+            recovered = self._state == "failing"
+            if recovered:
+                self._state, self._since, self._error = "ok", None, None
+                self.generation += 1
+            self._attempts = 0
+            return recovered
+
+    def fault(self, error: str) -> None:
+        with self._lock:
+            self._faults += 1
+            self._last_fault = error
+            self.generation += 1
+
+    def snapshot(self) -> StoreHealthSnapshot:
+        with self._lock:
+            return StoreHealthSnapshot(
+                self._state,
+                self._error,
+                self._since,
+                self._failures,
+                self.waiting,
+                self._faults,
+                self._last_fault,
+            )
