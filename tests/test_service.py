@@ -37,6 +37,9 @@ class Recorder:
     def ignored(self) -> None:
         self.sounds.append("ignored")
 
+    def failed(self) -> None:
+        self.sounds.append("failed")
+
     def show(self, document: dict[str, Any]) -> None:
         self.shown += 1
 
