@@ -2,9 +2,12 @@
 more late in a long night than in a fresh game. Results go to a JSON file.
 
 Run on the dev machine; the targets are listed in the results. Reader figures: bench/nfc_bench.py;
-dashboard figures (tap to screen, serving memory): bench/dashboard_bench.py; league server figures
-(games stored per second, push round trip, 10 tables and 2 workers): bench/league_bench.py;
-the soak (30 minutes of taps and 20 stream clients, memory flat): bench/soak_bench.py.
+the whole simulated table (place to stored state, swaps, cards a second, the latency breakdown):
+bench/table_bench.py; a quiet table's CPU: bench/cpu_bench.py; dashboard figures (tap to screen
+and its breakdown, serving memory): bench/dashboard_bench.py; league server figures (games
+stored per second, push round trip, 10 tables and 2 workers): bench/league_bench.py; the soak
+(30 minutes of taps and 20 stream clients, memory flat): bench/soak_bench.py. The machine may
+be shared: run it a few times and compare medians.
 """
 
 from __future__ import annotations
@@ -20,12 +23,14 @@ import time
 from pathlib import Path
 from typing import Any
 
+from cpu_bench import bench_cpu
 from dashboard_bench import bench_dashboard
 from league_bench import bench_league
 from nfc_bench import bench_nfc
 from soak_bench import SECONDS as SOAK_SECONDS
 from soak_bench import soak
 from stats import percentile
+from table_bench import bench_table
 
 from companion.catalogue.cards import load_catalogue
 from companion.simulation.plausible import random_header, random_lines
@@ -79,6 +84,9 @@ def _clear_table(live: LiveGame) -> None:
     fresh game are measured on the same table and differ only in their history."""
     while live.game.state.table.winners:
         live.submit({"input": "undo"})
+    duel = live.game.state.duel
+    if duel is not None and duel.is_open:  # a tap on a minion would place a dueling card
+        live.submit({"input": "resolve-duel"})
     for prompt in live.game.state.prompts:
         live.submit({"input": "answer", "prompt": prompt.id, "option": len(prompt.options) - 1})
     if live.game.state.table.scoring is not None:
@@ -140,6 +148,8 @@ def main() -> int:
         ),
         "taps_measured": TAPS,
         **bench_nfc(),
+        **bench_table(),
+        **bench_cpu(),
         **bench_dashboard(),
         **bench_league(),
         **(soak(args.soak_seconds) if args.soak_seconds > 0 else {}),
@@ -148,8 +158,12 @@ def main() -> int:
             "replay_events_per_s": ">= 20000",
             "tap_to_state_ms_p99": "<= 5",
             "tap_cost_ratio_long_vs_short": "<= 1.5",
-            "reader_overhead_ms_p99": "<= 5 (our time after nfcpy's activation)",
+            "reader_overhead_ms_p99": "<= 5 (the reader's own time after nfcpy's activation)",
             "zones_1_vs_5_detect_ratio": "<= 1.1",
+            "swap_place_to_state_ms_p99_worst_gap": "<= 120 (any gap, 0 to 500 ms)",
+            "cards_per_s_one_antenna": ">= 4 (none lost, p99 <= 150 ms)",
+            "removal_detect_ms_p99": "<= 100",
+            "idle_cpu_pct_5_zones": "no higher than before issue 17 (this bench then: ~2.4)",
             "tap_to_screen_ms_p50": "<= 150",
             "tap_to_screen_ms_p99": "<= 300",
             "serve_rss_mb": "<= 80 (5 zones, 10 clients)",

@@ -3,8 +3,8 @@
 User memory starts at page 4 with TLVs: ``00`` NULL, ``03`` NDEF message, ``FE`` terminator, any
 other (lock and memory control) skipped; a length is one byte, or ``FF`` and two bytes. The card
 id is the payload of the external-type record ``tablecompanion:card`` (``urn:nfc:ext:...`` on
-the host, see ``companion/readers/ndef_card.py``). A missing, foreign or garbled record is None:
-the uid alone still identifies the card.
+the host, see ``companion/hardware/readers/ndef_card.py``). A missing, foreign or garbled
+record is None: the uid alone still identifies the card.
 """
 
 FIRST_PAGE = 4

@@ -2,7 +2,7 @@
 
 Plain Python that runs under MicroPython and CPython alike (only ``json``). :func:`encode` builds
 lines and :func:`decode` checks them; the host re-implements :func:`decode` with the same rules
-and messages (``companion/readers/serial_board.py``), and both are tested on the lines in
+and messages (``companion/hardware/readers/board_protocol.py``), and both are tested on the lines in
 ``examples.jsonl`` and ``examples_bad.jsonl``.
 """
 

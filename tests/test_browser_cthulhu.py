@@ -80,10 +80,16 @@ def test_a_munchkin_cthulhu_turn_on_the_tablet(page: Any, seat_table: LiveTable)
     fight.locator("#resolve").click()
     running = page.locator("section.running")
     expect(running).to_contain_text("Ben and Cat must run away")
+    bad = "Bad Stuff of Grape Old Ones: throw away your entire hand."
+    expect(running.locator(".bad-stuff")).to_have_text(bad)  # the card's words, before rolling
     running.locator('.roll[data-player="Ben"] button', has_text="5").click()
     expect(page.locator("#recent ol.events li").first).to_have_text("Ben rolled 5: escaped")
     running.locator('.roll[data-player="Cat"] button', has_text="2").click()
     expect(running).to_have_count(0)
+    expect(page.locator("#recent ol.events li").first).to_have_text(
+        "Cat rolled 2: caught. Bad Stuff, resolve it by hand: "
+        "Grape Old Ones: throw away your entire hand."
+    )
 
     cat = player(page, "Cat")
     cat.locator(".level-up").click()
@@ -136,3 +142,29 @@ def test_one_shared_pad_and_the_tablet_says_where(
         assert page.errors == []
     finally:
         table.close()
+
+
+def test_portrait_shows_each_level_once_and_the_cards_are_found_by_name(
+    browser: Any, seat_table: LiveTable
+) -> None:
+    context = browser.new_context(viewport={"width": 800, "height": 1280})
+    page = context.new_page()
+    try:
+        start_cthulhu(page, seat_table)
+        expect(page.locator("#scores")).to_be_hidden()  # the players' cards say the Level
+        expect(page.locator("article.mc-player .level")).to_have_count(3)
+        cards = page.locator("#virtual button.vcard")
+        before = cards.count()
+        assert before > 100  # every Munchkin Cthulhu card has a tag on this table
+        search = page.locator("#card-search")
+        search.fill("bowling")
+        expect(cards).to_have_count(1)
+        expect(cards.first).to_contain_text("Bowling Pin")
+        put(page, "Bowling Pin", "seat-1")  # the list redraws; the search stays
+        expect(search).to_have_value("bowling")
+        expect(player(page, "Ann")).to_contain_text("Bowling Pin")
+        search.fill("no such card")
+        expect(page.locator("#virtual .card-list")).to_contain_text("No card here is called")
+        screenshot(page, "cthulhu-800x1280")
+    finally:
+        context.close()

@@ -3,10 +3,12 @@ and enrolment work against the simulated table."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import expect
 
+from companion.catalogue.cards import Catalogue
 from tests.browser import TOKEN, LiveTable, screenshot
 
 
@@ -113,3 +115,65 @@ def test_without_the_token_the_tablet_asks_for_it(page: Any, live_table: LiveTab
     form.locator("button[type=submit]").click()
     page.locator("#end-turn").click()
     expect(page.locator("#turn")).to_contain_text("Ben to play")
+
+
+def test_setup_offers_one_base_more_than_players_and_explains_a_smaller_table(
+    page: Any, live_table: LiveTable
+) -> None:
+    page.goto(f"{live_table.url}/setup?token={TOKEN}")  # a table with three base zones
+    page.wait_for_selector("body[data-ready]")
+    note = page.locator("#zones-note")
+    expect(page.locator("#zones")).to_have_value("3")
+    expect(note).to_contain_text("The rulebook plays 3 players with 4 bases")
+    expect(note).to_contain_text("this table has 3 base zones")
+    page.locator("#fewer").click()
+    expect(page.locator("#zones")).to_have_value("3")
+    expect(note).to_have_text(
+        "2 players play with 3 bases: one more than players, as the rulebook says."
+    )
+    assert page.errors == []
+
+
+def test_a_table_without_base_zones_says_smash_up_cannot_start_there(
+    page: Any, tmp_path: Path, catalogue: Catalogue
+) -> None:
+    seats = ["seat-1", "seat-2", "seat-3", "combat", "discard"]
+    table = LiveTable(tmp_path / "seats.db", catalogue, zone_names=seats)
+    try:
+        page.goto(f"{table.url}/setup?token={TOKEN}")
+        page.wait_for_selector("body[data-ready]")
+        expect(page.locator("#zones-note")).to_contain_text("no base zones to play Smash Up on")
+        expect(page.locator("#start")).to_be_disabled()
+        answer = page.request.post(
+            f"{table.url}/api/games",
+            data={"players": []},
+            headers={"X-Companion-Token": TOKEN},
+        )
+        assert answer.status == 400
+        page.locator("#game-cthulhu").click()
+        expect(page.locator("#start")).to_be_enabled()
+        assert page.errors == []
+    finally:
+        table.close()
+
+
+def test_history_names_factions_and_leaves_out_empty_brackets(
+    page: Any, live_table: LiveTable
+) -> None:
+    players = [
+        {"name": name, "colour": "#56b4e9", "sex": "female"} for name in ("Ann", "Ben", "Cat")
+    ]
+    started = page.request.post(
+        f"{live_table.url}/api/games",
+        data={"game": "munchkin-cthulhu", "players": players},
+        headers={"X-Companion-Token": TOKEN},
+    )
+    assert started.status == 201
+    page.goto(f"{live_table.url}/history")
+    rows = page.locator("#games tbody tr")
+    expect(rows).to_have_count(2)
+    expect(rows.nth(0)).to_contain_text("Ann, Ben, Cat")  # Munchkin Cthulhu: no factions
+    assert "()" not in rows.nth(0).inner_text()
+    expect(rows.nth(1)).to_contain_text("Ann (Dinosaurs + Orcs), Ben (Robots + Thieves)")
+    assert "core/" not in rows.nth(1).inner_text() and "munchkin/" not in rows.nth(1).inner_text()
+    assert page.errors == []

@@ -78,8 +78,9 @@ def test_scoring_prompt_award_treasure_draft_and_undo(page: Any, live_table: Liv
     screenshot(page, "table-scoring")
     scoring.locator("button", has_text="Award").click()
 
-    draft = page.locator("section.prompt.deal")
-    expect(draft).to_contain_text("Reveal 1 treasure(s) from Treasure Bath: Ann picks now")
+    draft = page.locator("#prompts .deals .deal")
+    expect(draft).to_contain_text("Treasure Bath:")
+    expect(draft.locator("li.now")).to_have_text("Ann")  # Ann picks now
     expect(page.locator("button.player[data-player=Ann] .vp")).to_have_text("2")
     expect(page.locator("button.player[data-player=Ben] .vp")).to_have_text("0")
     expect(page.locator("#recent ol.events li").first).to_have_text(
@@ -90,7 +91,7 @@ def test_scoring_prompt_award_treasure_draft_and_undo(page: Any, live_table: Liv
     expect(draft).to_have_count(0)
 
     page.locator("#undo").click()
-    expect(page.locator("section.prompt.deal")).to_contain_text("Ann picks now")
+    expect(page.locator("#prompts .deals .deal li.now")).to_have_text("Ann")
     page.locator("#undo").click()  # takes the award back: the base is scoring again
     expect(page.locator("section.prompt.scoring")).to_be_visible()
     expect(page.locator("button.player[data-player=Ann] .vp")).to_have_text("0")

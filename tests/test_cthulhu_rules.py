@@ -198,11 +198,22 @@ def test_running_away_needs_five_with_the_monsters_modifiers(catalogue: Catalogu
     """Line 166: escape on a 5 or better; Joggoth gives -2 to Run Away."""
     caught = [tap("GO", "combat"), inp("help", player="Gene"), inp("resolve")]
     running = doc(catalogue, *caught)["running"]
-    assert running == {"players": ["Margot", "Gene"], "needs": {"Margot": 5, "Gene": 5}}
+    assert running == {
+        "players": ["Margot", "Gene"],
+        "needs": {"Margot": 5, "Gene": 5},
+        "bad_stuff": [
+            {"card": "munchkin-cthulhu/grape-old-ones", "text": "throw away your entire hand."}
+        ],
+    }
     assert escapes(catalogue, caught, "Margot", 5) is True
     assert escapes(catalogue, caught, "Margot", 4) is False
     after = doc(catalogue, *caught, inp("run-away", player="Margot", roll=4))
     assert after["running"]["players"] == ["Gene"]
+    said = run(catalogue, *caught).apply(inp("run-away", player="Margot", roll=4)).events
+    assert said[0]["text"] == (  # the Bad Stuff to resolve, in the card's words
+        "Margot rolled 4: caught. Bad Stuff, resolve it by hand: "
+        "Grape Old Ones: throw away your entire hand."
+    )
     slow = [tap("JOG", "combat"), tap("SPAWN", "combat"), inp("resolve")]
     assert doc(catalogue, *slow)["running"]["needs"] == {"Margot": 7}
     with pytest.raises(TapeError, match="1 to 6"):

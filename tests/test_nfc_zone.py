@@ -82,6 +82,37 @@ def test_five_zones_at_once_never_mix_up(table) -> None:
     assert all(r.health.snapshot().state == "ok" for r in readers.values())
 
 
+def test_a_card_swapped_onto_a_zone_is_read_at_once(table) -> None:
+    simulator, _, reads = table
+    antenna = simulator.zone("base-2")
+    antenna.place(NtagCard.for_card(uid(11), "core/zapbot"))
+    assert next_read(reads).kind == "arrived"
+    antenna.lift()
+    antenna.place(NtagCard.for_card(uid(12), "core/king-rex"))  # no gap between the two
+    left, arrived = next_read(reads), next_read(reads)
+    assert (left.kind, left.uid) == ("left", uid(11))
+    assert (arrived.kind, arrived.uid, arrived.card) == ("arrived", uid(12), "core/king-rex")
+    assert arrived.activated is not None and arrived.activated <= arrived.at == left.at
+
+
+def test_a_resting_card_that_drops_its_selection_is_sensed_again_not_lost(table) -> None:
+    simulator, readers, reads = table
+    antenna = simulator.zone("base-3")
+    antenna.place(NtagCard.for_card(uid(13), "core/zapbot"))
+    assert next_read(reads).kind == "arrived"
+    polls = readers["base-3"]._polls
+    for _ in range(5):  # field glitches: the tag falls back to idle and ignores the READ
+        antenna.handle(b"RFOFF")
+        deadline = time.monotonic() + 2
+        while readers["base-3"]._polls < polls + 2:
+            assert time.monotonic() < deadline
+            time.sleep(0.005)
+        polls = readers["base-3"]._polls
+    assert nothing_for(reads, 0.2)
+    antenna.lift()
+    assert (next_read(reads).kind, reads.empty()) == ("left", True)
+
+
 def test_garbled_or_foreign_ndef_still_reads_by_uid(table) -> None:
     simulator, _, reads = table
     simulator.zone("base-2").place(NtagCard.garbled(uid(2)))

@@ -96,7 +96,7 @@ def test_unknown_command_goes_mute_and_back_to_idle(zone: SimZone) -> None:
     assert frame(zone, "3000") is None  # idle now: needs REQA again
     activate(zone)
     assert zone.handle(b"RFOFF") is None
-    assert frame(zone, "9320") is None
+    assert frame(zone, "9320") == b"RFOFF"  # anticollision out of turn: no target, at once
 
 
 def test_read_past_the_end_and_halt_go_mute(zone: SimZone) -> None:
@@ -110,7 +110,28 @@ def test_read_past_the_end_and_halt_go_mute(zone: SimZone) -> None:
     assert frame(zone, "52") == b"106A 4400"  # a WUPA does
     zone.handle(b"RFOFF")
     activate(zone)
-    assert frame(zone, "9320") is None  # anticollision only from READY
+    assert frame(zone, "9320") == b"RFOFF"  # anticollision only from READY
+
+
+def test_no_card_answering_an_anticollision_step_is_no_target_at_once(zone: SimZone) -> None:
+    zone.place(NtagCard.for_card(UID))
+    assert frame(zone, "26") == b"106A 4400"
+    assert frame(zone, "9370" + "8804a1b2ff") == b"RFOFF"  # a SELECT naming another card
+    assert frame(zone, "26") == b"106A 4400"
+    assert frame(zone, "9370" + "8804a1b29f") == b"106A 04"
+    assert frame(zone, "9570" + "c3d4e5f600") == b"RFOFF"
+    assert frame(zone, "26") == b"106A 4400"
+    zone.lift()  # lifted mid-poll
+    assert frame(zone, "9320") == b"RFOFF"
+    zone.place(NtagCard.for_card(UID))  # swapped mid-poll: the next step comes out of turn
+    assert frame(zone, "26") == b"106A 4400"
+    zone.place(NtagCard.for_card("04112233445566"))
+    assert frame(zone, "9320") == b"RFOFF"
+    quiet = SimZone("quiet", fast_empty=False)
+    quiet.place(NtagCard.for_card(UID))
+    assert quiet.handle(b"106A 26") == b"106A 4400"
+    assert quiet.handle(b"106A 93708804a1b2ff") is None  # nfcpy waits out its timeout
+    quiet.close()
 
 
 def test_lifting_the_card_mid_session_silences_the_antenna(zone: SimZone) -> None:

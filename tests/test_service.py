@@ -11,6 +11,7 @@ import pytest
 
 from companion.catalogue.cards import Catalogue
 from companion.errors import Rejected
+from companion.hardware.readers.base import TagRead
 from companion.hardware.readers.mock import MockReader
 from companion.storage.session import LiveGame
 from companion.storage.store import EventStore
@@ -85,6 +86,26 @@ def test_placing_cards_plays_them_and_stores_every_read(table: Any) -> None:
     kinds = [row[0] for row in store.db.execute("SELECT kind FROM reads ORDER BY id")]
     assert kinds == ["arrived", "left", "arrived"]
     assert [line["tap"] for line in store.lines(service.live.game_id)] == ["B1", "TC"]
+
+
+def test_each_tap_keeps_its_stage_times_in_order(table: Any) -> None:
+    service, _, _ = table
+    heard: list[float] = []
+    service.listen(lambda change: heard.append(time.monotonic()))
+    now = time.monotonic()
+    service.feed(TagRead("base-1", "B1", "arrived", now, None, now - 0.01))
+    eventually(lambda: len(service.timings) == 1)
+    (timing,) = service.timings
+    assert (timing.zone, timing.uid, timing.activated, timing.read) == (
+        "base-1",
+        "B1",
+        now - 0.01,
+        now,
+    )
+    assert timing.read <= timing.tap <= heard[-1] <= timing.stored  # listeners hear it first
+    reader(service, "base-1").place("TC")  # a mock reader: no activation time
+    eventually(lambda: len(service.timings) == 2)
+    assert (service.timings[1].uid, service.timings[1].activated) == ("TC", None)
 
 
 def test_a_flapping_card_is_one_tap(table: Any) -> None:

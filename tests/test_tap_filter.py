@@ -146,3 +146,10 @@ def test_memory_is_bounded_however_many_cards_pass() -> None:
     outputs = run(reads, end=2000.0, tap_filter=tap_filter)
     assert len(taps(outputs)) == 2000
     assert len(tap_filter._visits) == 0 and len(tap_filter._counted) == 0
+
+
+def test_a_stay_the_reader_could_not_measure_counts() -> None:
+    """A card swapped away before it could be read is reported arriving and leaving at once:
+    the reader vouches that it was there (a brush is never reported at all)."""
+    reads = [arrive("base-1", 1.0, "B"), leave("base-1", 1.0, "B"), arrive("base-1", 1.0, "C")]
+    assert taps(run(reads, end=2.0)) == [("base-1", "B"), ("base-1", "C")]

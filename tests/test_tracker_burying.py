@@ -102,7 +102,7 @@ def test_the_next_player_is_asked_to_uncover_without_naming_the_card(
     prompt = prompts(document, "uncover")[-1]
     assert "Ben" in prompt["message"]
     labels = [option["label"] for option in prompt["options"]]
-    assert labels[0] == "Uncover buried card 1 of 1 at base-2"
+    assert labels[0] == "Uncover buried card 1 of 1 at Tar Pits"
     assert not any("Shogun" in label for label in labels)
     after = doc(catalogue, *lines, answer(document, "uncover", "Uncover"))
     assert minion(after, "SO")["controller"] == "Ben"
@@ -257,9 +257,9 @@ def test_pyramid_engineer_may_uncover_one_at_its_base(catalogue: Catalogue) -> N
     ]
     document = doc(catalogue, *lines)
     labels = [o["label"] for o in prompts(document, "uncover")[-1]["options"]]
-    assert labels == ["Uncover buried card 1 of 1 at base-2", "Ignore"]  # only its base
+    assert labels == ["Uncover buried card 1 of 1 at Tar Pits", "Ignore"]  # only its base
     assert document["burying"]["uncovers"] == {"Ann": 1}
-    after = doc(catalogue, *lines, answer(document, "uncover", "base-2"))
+    after = doc(catalogue, *lines, answer(document, "uncover", "Tar Pits"))
     assert minion(after, "PA")["power"] == 4 and after["burying"]["uncovers"] == {}
 
 
@@ -273,7 +273,7 @@ def test_pharaoh_may_uncover_before_its_base_scores(catalogue: Catalogue) -> Non
     document = doc(catalogue, *lines)
     assert prompts(document, "uncover")[-1]["message"].startswith("Pharaoh: Ann may uncover")
     game = run(catalogue, *lines)
-    said = texts(game, [answer(document, "uncover", "base-1")])
+    said = texts(game, [answer(document, "uncover", "Jungle Oasis")])
     assert any("Pharaoh: Ann draws 1" in text for text in said)
 
 
@@ -287,8 +287,8 @@ def test_mummy_may_be_buried_at_another_base_after_scoring(catalogue: Catalogue)
     ]
     document = doc(catalogue, *lines)
     prompt = prompts(document, "bury")[-1]
-    assert [o["label"] for o in prompt["options"]] == ["Bury it at base-2", "Ignore"]
-    after = doc(catalogue, *lines, answer(document, "bury", "base-2"))
+    assert [o["label"] for o in prompt["options"]] == ["Bury it at Tar Pits", "Ignore"]
+    after = doc(catalogue, *lines, answer(document, "bury", "Tar Pits"))
     assert base_at(after, "base-2")["buried"] == [{"tag": "MU", "controller": "Ann"}]
 
 
@@ -301,13 +301,13 @@ def test_lost_knowledge_and_seal_the_tomb_bury_or_uncover(
     labels = [o["label"] for o in prompts(document, "uncover")[-1]["options"]]
     plural = "s" if count > 1 else ""
     assert labels == [
-        "Uncover buried card 1 of 1 at base-2",
-        f"Bury {count} card{plural} from hand at base-1",
-        f"Bury {count} card{plural} from hand at base-2",
+        "Uncover buried card 1 of 1 at Tar Pits",
+        f"Bury {count} card{plural} from hand at Jungle Oasis",
+        f"Bury {count} card{plural} from hand at Tar Pits",
         "Ignore",
     ]
     assert document["burying"]["uncovers"] == {"Ann": count}
-    bury = doc(catalogue, *lines, answer(document, "uncover", "at base-1"))
+    bury = doc(catalogue, *lines, answer(document, "uncover", "at Jungle Oasis"))
     assert bury["burying"]["bury_next"] == {"zone": "base-1", "player": "Ann", "left": count}
 
 
@@ -337,6 +337,6 @@ def test_every_card_that_buries_or_uncovers_has_a_scenario_here(catalogue: Catal
 def test_pyramid_engineer_talent_buries_a_card_from_hand(catalogue: Catalogue) -> None:
     lines = [*START, tap("PE", "base-2"), inp("dismiss"), inp("talent", tag="PE")]
     document = doc(catalogue, *lines)
-    lines.append(answer(document, "uncover", "Bury 1 card from hand at base-2"))
+    lines.append(answer(document, "uncover", "Bury 1 card from hand at Tar Pits"))
     after = doc(catalogue, *lines, tap("MU", "base-2"))
     assert base_at(after, "base-2")["buried_count"] == {"Ann": 1}

@@ -83,3 +83,12 @@ def test_nothing_to_deal_or_a_bad_flag_is_refused(catalogue: Catalogue) -> None:
         run(catalogue, *TREEHOUSE, inp("dealt"))
     with pytest.raises(TapeError, match="true or false"):
         run(catalogue, *SCORED, inp("dealt", all="yes"))
+
+
+def test_a_later_deal_is_dealt_without_waiting_for_the_oldest(catalogue: Catalogue) -> None:
+    both = [*TREEHOUSE, tap("H1", "discard"), tap("H2", "discard")]
+    assert len(deals(catalogue, *both)) == 2
+    left = deals(catalogue, *both, inp("dealt", deal=1, all=True))
+    assert [(d["card"], d["taken"]) for d in left] == [("munchkin/hippogriff", 0)]
+    with pytest.raises(TapeError, match="index of an open deal, 0 to 1"):
+        doc(catalogue, *both, inp("dealt", deal=2))

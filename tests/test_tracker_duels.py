@@ -183,7 +183,7 @@ def test_run_em_off_boosts_the_winner_and_moves_the_loser(catalogue: Catalogue) 
     assert minion(after, "PH")["power"] == 5 + 3
     move = prompts(after, "move")[-1]
     assert [o["line"] for o in move["options"][:1]] == [{"tap": "KQ", "zone": "base-2"}]
-    moved = doc(catalogue, *lines, answer(after, "move", "base-2"))
+    moved = doc(catalogue, *lines, answer(after, "move", "Tar Pits"))
     assert [m["tag"] for m in base_at(moved, "base-2")["minions"]] == ["KQ"]
 
 

@@ -281,7 +281,7 @@ def test_one_turn_action_asks_for_its_minion_and_expires(catalogue: Catalogue) -
     )
     prompt = game.state.prompts[0]
     assert prompt.kind == "choose-target"
-    choice = [o.label for o in prompt.options].index("Topper Chopper at base-1")
+    choice = [o.label for o in prompt.options].index("Topper Chopper on Treehouse")
     game.apply({"input": "answer", "prompt": prompt.id, "option": choice})
     assert state_document(game.state, catalogue)["bases"][0]["minions"][0]["power"] == 9
     game.apply(inp("end-turn"))
@@ -294,13 +294,16 @@ def test_tap_at_a_zone_that_is_not_a_base_asks(catalogue: Catalogue) -> None:
     assert prompt_kinds(document) == ["wrong-zone"]
 
 
-def test_taps_after_the_game_is_over_ask(catalogue: Catalogue) -> None:
+def test_taps_after_the_game_is_over_ask_nothing_and_say_so(catalogue: Catalogue) -> None:
     game = run(catalogue, *TREEHOUSE)
     game.state = replace(game.state, table=replace(game.state.table, vp=(15, 0, 0)))
     game.apply(inp("end-turn"))
     assert game.state.table.winners == ("Ann",)
-    game.apply(tap("TC", "base-1"))
-    assert [p.kind for p in game.state.prompts] == ["game-over"]
+    outcome = game.apply(tap("TC", "base-1"))
+    assert game.state.prompts == ()  # a finished game asks nothing
+    assert [e["text"] for e in outcome.events if e["event"] == "note"] == [
+        "The game is over (Ann won). Undo to go on."
+    ]
     with pytest.raises(Rejected, match="game is over"):
         game.apply(inp("end-turn"))
     game.apply(inp("undo"))

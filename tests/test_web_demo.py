@@ -82,6 +82,21 @@ def test_the_demo_plays_through_the_readers_and_pauses(demo_table: TableService)
     assert not demo.status()["playing"]
 
 
+def test_the_demo_answers_its_own_prompts_and_deals(demo_table: TableService) -> None:
+    demo = DemoPlayer(demo_table, rng=random.Random(11), direct=True)
+    answered = dealt = 0
+    for line in demo.lines():
+        if line.get("input") == "end-turn":  # a table answers before it ends the turn
+            state = demo_table.live.game.state
+            assert state.prompts == () and state.deals == ()
+        demo.play(line)
+        answered += line.get("input") == "answer"
+        dealt += line.get("input") == "dealt"
+    state = demo_table.live.game.state
+    assert state.table.winners and state.prompts == () and state.deals == ()
+    assert answered and dealt  # the Munchkin demo factions draw treasures
+
+
 def test_the_demo_stops_when_another_game_starts(
     demo_table: TableService, catalogue: Catalogue
 ) -> None:

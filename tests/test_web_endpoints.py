@@ -13,6 +13,7 @@ from companion.storage.tokens import load_or_create_token
 from companion.table.demo import DemoPlayer
 from companion.table.service import TableService
 from companion.web.app import create_app
+from companion.web.palette import PALETTE
 from tests.conftest import AUTH, TOKEN
 
 PLAYERS = [
@@ -154,7 +155,7 @@ def test_a_game_replayed_for_history(client: FlaskClient, service: TableService)
     assert detail["vp_over_time"][-1]["vp"] == [p["vp"] for p in service.document()["players"]]
     svg = client.get(f"/history/{game_id}/vp.svg").get_data(as_text=True)
     assert svg.startswith("<svg") and svg.count("<polyline") == 3
-    assert "Ann (" in svg and "#d62728" in svg  # legend with the seat colour
+    assert "Ann (" in svg and PALETTE[0] in svg  # legend with the seat colour
     assert client.get("/history/999/vp.svg").status_code == 404
     assert client.get(f"/history/{game_id}").status_code == 200
 

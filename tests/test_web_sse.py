@@ -15,6 +15,7 @@ import pytest
 from flask import Flask
 
 from companion.table.service import TableService
+from companion.web.palette import PALETTE
 from companion.web.server import UNACKNOWLEDGED_MS, Dashboard
 from companion.web.stream import events
 from companion.web.table import EXTENSION, Table
@@ -102,7 +103,7 @@ def test_every_message_is_id_event_and_the_state_json(port: int, service: TableS
     version, data = stream.state()
     assert version == 0 and data["version"] == 0 and data["simulated"] is False
     assert set(data) >= {"version", "state", "simulated", "colours", "game_id"}
-    assert data["colours"] == {"Ann": "#d62728", "Ben": "#1f77b4", "Cat": "#2ca02c"}
+    assert data["colours"] == dict(zip(["Ann", "Ben", "Cat"], PALETTE, strict=False))
     stream.close()
 
 

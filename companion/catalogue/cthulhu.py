@@ -68,6 +68,14 @@ class MCCard:
     class_name: str | None = None
     run_away: int = 0  #: an item's printed bonus to Run Away rolls
 
+    @property
+    def bad_stuff(self) -> str:
+        """What a monster does to whoever it catches: its text's "Bad Stuff:" part (the whole
+        text when the card does not say it in those words)."""
+        text = (self.text or "").strip()
+        _, said, rest = text.partition("Bad Stuff:")
+        return rest.strip() if said and rest.strip() else text or "no text known: read the card"
+
 
 @dataclass(frozen=True)
 class CthulhuCatalogue:

@@ -24,6 +24,7 @@ from companion.storage.tokens import TokenFile, token_path
 from companion.table.demo import DemoPlayer, demo_header
 from companion.table.service import TableService
 from companion.web import setup_cthulhu
+from companion.web.palette import PALETTE
 from companion.web.server import Dashboard
 
 
@@ -96,6 +97,6 @@ def _say_how_to_open(dashboard: Dashboard, token: str) -> None:
 def cthulhu_header(catalogue: Catalogue, store: EventStore) -> dict[str, Any]:
     """Three players at seats 1-3, with a simulated tag on every Munchkin Cthulhu card."""
     names = ["Ann", "Ben", "Cat"]
-    colours = dict(zip(names, ("#d62728", "#1f77b4", "#2ca02c"), strict=True))
+    colours = dict(zip(names, PALETTE, strict=False))
     sex = {"Ann": "female", "Ben": "male", "Cat": "female"}
     return setup_cthulhu.header(names, colours, sex, [], store, catalogue, simulated=True)

@@ -114,6 +114,9 @@ def _running(table: MCTable, cards: CthulhuCatalogue) -> RunningDocument | None:
             name: rules.ESCAPE_ROLL - rules.run_away_bonus(table, escape, name, cards)
             for name in escape.players
         },
+        "bad_stuff": [
+            {"card": foe.card, "text": cards[foe.card].bad_stuff} for foe in escape.monsters
+        ],
     }
 
 

@@ -64,8 +64,13 @@ def run_away_input(state: MCState, line: Line, catalogue: Catalogue) -> MCOutcom
         escaped = rules.run_away(state.table, name, roll, cards)
     except RulesError as exc:
         raise Rejected(str(exc)) from None
+    assert state.table.escape is not None
+    caught = "; ".join(
+        f"{cards[foe.card].name}: {cards[foe.card].bad_stuff}"
+        for foe in state.table.escape.monsters
+    )
     text = f"{name} rolled {roll}: " + (
-        "escaped" if escaped else "caught: Bad Stuff (resolve it by hand)"
+        "escaped" if escaped else f"caught. Bad Stuff, resolve it by hand: {caught}"
     )
     return changed(
         state,
@@ -130,7 +135,7 @@ def choose(state: MCState, line: Line) -> tuple[MCState, Line | None, MCOutcome]
     wanted, choice = line.get("prompt"), line.get("option")
     prompt = next((p for p in state.prompts if p.id == wanted), None)
     if prompt is None:
-        raise Rejected(f"prompt {wanted} is not open (it was answered or undone)")
+        raise Rejected(f"prompt {wanted} is not open (it was answered, undone or lapsed)")
     if not isinstance(choice, int) or not 0 <= choice < len(prompt.options):
         raise Rejected(f"prompt {wanted} has options 0 to {len(prompt.options) - 1}")
     cleared = replace(state, prompts=tuple(p for p in state.prompts if p.id != wanted))

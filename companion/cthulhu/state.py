@@ -12,7 +12,7 @@ from companion.cthulhu.rules import MCTable, RulesError
 from companion.errors import Rejected
 from companion.tape.documents import Event, as_event
 from companion.tape.lines import Header
-from companion.tape.prompts import DISMISS, Option, Prompt, PromptKind
+from companion.tape.prompts import DISMISS, WAITING_KINDS, Moment, Option, Prompt, PromptKind
 
 
 @dataclass(frozen=True)
@@ -50,9 +50,18 @@ def ask(
     options: list[Option] | None = None,
     **where: Any,
 ) -> MCOutcome:
+    if state.table.winners:  # a finished game asks nothing
+        return MCOutcome(state, (event("note", message),))
     chosen = [*(options or []), Option("Ignore", DISMISS.copy())]
+    moment = Moment() if kind in WAITING_KINDS else Moment(turn=state.table.turn)
     prompt = Prompt(
-        state.next_prompt, kind, message, tuple(chosen), where.get("tag"), where.get("zone")
+        state.next_prompt,
+        kind,
+        message,
+        tuple(chosen),
+        where.get("tag"),
+        where.get("zone"),
+        moment=moment,
     )
     updated = replace(state, prompts=(*state.prompts, prompt), next_prompt=state.next_prompt + 1)
     return MCOutcome(

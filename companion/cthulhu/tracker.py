@@ -7,6 +7,8 @@ prompt, never a guess.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from companion.catalogue.cards import Catalogue
 from companion.cthulhu import rules
 from companion.cthulhu.inputs import INPUTS, choose
@@ -15,9 +17,26 @@ from companion.cthulhu.state import new_state as new_state
 from companion.cthulhu.taps import tap
 from companion.errors import Rejected
 from companion.tape.documents import Line
+from companion.tape.prompts import withdraw_lapsed
 
 
 def step(state: MCState, line: Line, catalogue: Catalogue) -> MCOutcome:
+    """Apply one line, then withdraw the prompts whose turn ended (or all, once it is won)."""
+    return _sweep(_step(state, line, catalogue))
+
+
+def _sweep(outcome: MCOutcome) -> MCOutcome:
+    state = outcome.state
+    table = state.table
+    kept, lapsed = withdraw_lapsed(
+        state.prompts, turn=table.turn, over=bool(table.winners), in_play=lambda _: True
+    )
+    if not lapsed:
+        return outcome
+    return MCOutcome(replace(state, prompts=kept), (*outcome.events, *lapsed), outcome.changed)
+
+
+def _step(state: MCState, line: Line, catalogue: Catalogue) -> MCOutcome:
     cards = catalogue.cthulhu
     if "tap" in line:
         uid, zone = line.get("tap"), line.get("zone")

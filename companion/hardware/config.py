@@ -27,10 +27,10 @@ See ``hardware/table.example.toml``::
     table_key = "tk_..."
 
 Zones are ``base-N`` or ``discard``; readers are spec strings for
-:func:`companion.readers.open_reader` (only checked here, never opened); pins are validated by
-:mod:`companion.pinmap` and are all optional (a laptop has none). ``[league]`` is optional: the
-store's league server and this table's key (``companion league table add NAME`` prints it);
-with it, finished games are shipped there.
+:func:`companion.hardware.readers.registry.open_reader` (only checked here, never opened);
+pins are validated by :mod:`companion.hardware.pinmap` and are all optional (a laptop has
+none). ``[league]`` is optional: the store's league server and this table's key
+(``companion league table add NAME`` prints it); with it, finished games are shipped there.
 """
 
 from __future__ import annotations
@@ -121,7 +121,8 @@ class TableConfig:
 
 
 def check_reader_spec(spec: object, where: str) -> str:
-    """``spec`` if it has a reader kind :func:`~companion.readers.open_reader` knows.
+    """``spec`` if it has a reader kind that
+    :func:`~companion.hardware.readers.registry.open_reader` knows.
 
     :raises ConfigError: naming ``where`` and the kinds to choose from.
     """

@@ -9,8 +9,8 @@
 * while a tablet asks to pair (:meth:`Feedback.pairing`), every zone LED blinks fast, whatever
   the game shows; the game's LEDs come back when pairing ends.
 
-Pins come from a :class:`~companion.pinmap.PinMap` (a table config's ``pins``). The gpiozero pin
-factory is injectable: ``None`` uses gpiozero's default (lgpio on a Pi), tests pass
+Pins come from a :class:`~companion.hardware.pinmap.PinMap` (a table config's ``pins``).
+The gpiozero pin factory is injectable: ``None`` uses gpiozero's default (lgpio on a Pi), tests pass
 ``MockFactory(pin_class=MockPWMPin)``. :class:`NullFeedback` does nothing, for a machine
 without GPIO; :func:`open_feedback` picks it when no pins are configured.
 """

@@ -14,6 +14,7 @@ from companion.errors import Rejected
 from companion.rules.game import where_is
 from companion.rules.power import evaluate
 from companion.rules.table import Table
+from companion.simulation.answers import dismiss_index, next_response
 from companion.tape.documents import Line
 from companion.tape.lines import parse_header
 from companion.tracker.game import Game
@@ -157,6 +158,9 @@ def _tap(rng: random.Random, uids: list[str], zones: list[str]) -> Line:
     return {"tap": rng.choice(uids), "zone": rng.choice(zones)}
 
 
+SHARED_DECKS = ("base", "monster", "treasure")
+
+
 class _Table:
     """Decks, hands and discard piles of a plausible game (the tracker only sees taps)."""
 
@@ -167,89 +171,139 @@ class _Table:
         by_type: dict[str, list[str]] = {}
         for uid, card_id in tags.items():
             by_type.setdefault(catalogue[card_id].type, []).append(uid)
-        self.all_bases = by_type.get("base", [])
-        self.bases = self.shuffled(self.all_bases)
-        self.monsters = self.shuffled(by_type.get("monster", []))
-        self.treasures = self.shuffled(by_type.get("treasure", []))
+        #: the shared decks (bases, monsters, treasures), each card of the kind once
+        self.kinds = {kind: sorted(by_type.get(kind, [])) for kind in SHARED_DECKS}
+        self.piles = {kind: self.shuffled(self.kinds[kind]) for kind in SHARED_DECKS}
         self.decks: dict[str, list[str]] = {}
         self.hands: dict[str, list[str]] = {}
-        self.cards: dict[str, list[str]] = {}
+        self.owned: dict[str, list[str]] = {}
         for player, factions in header["factions"].items():
-            mine = [u for u, c in tags.items() if catalogue[c].faction in factions]
-            self.cards[player] = mine
-            self.decks[player] = self.shuffled(mine)
+            self.owned[player] = sorted(
+                u for u, c in tags.items() if catalogue[c].faction in factions
+            )
+            self.decks[player] = self.shuffled(self.owned[player])
             self.hands[player] = []
-            self.draw(player, 5)
+            self.draw(player, 5, None)
 
     def shuffled(self, items: list[str]) -> list[str]:
         items = sorted(items)
         self.rng.shuffle(items)
         return items
 
-    def draw(self, player: str, count: int, table: Table | None = None) -> None:
-        """Draw from the deck; an empty one is the discard pile shuffled (every card of the
-        player's not in hand and not in play), as the rulebook says."""
+    def draw(self, player: str, count: int, table: Table | None) -> None:
+        """``count`` cards from the player's deck; an empty deck is their discard pile
+        shuffled (their cards neither in play nor in their hand), as the rulebook says."""
         for _ in range(count):
-            if not self.decks[player] and table is not None:
-                held = set(self.hands[player])
-                gone = [u for u in self.cards[player] if u not in held and not where_is(table, u)]
-                self.decks[player] = self.shuffled(gone)
-            if self.decks[player]:
-                self.hands[player].append(self.decks[player].pop())
+            deck = self.decks[player]
+            if not deck and table is not None:
+                hand = set(self.hands[player])
+                gone = [
+                    u for u in self.owned[player] if u not in hand and where_is(table, u) is None
+                ]
+                deck.extend(self.shuffled(gone))
+            if deck:
+                self.hands[player].append(deck.pop())
 
-    def take(self, pile: list[str]) -> str | None:
+    def take(self, kind: str, table: Table) -> str | None:
+        """The top card of a shared deck. An empty one is made again from its discard pile,
+        shuffled ("Shuffle the base or monster discard pile if needed"): every card of that
+        kind neither in play nor in a hand."""
+        pile = self.piles[kind]
+        if not pile:
+            held = {uid for hand in self.hands.values() for uid in hand}
+            gone = [u for u in self.kinds[kind] if u not in held and where_is(table, u) is None]
+            pile.extend(self.shuffled(gone))
         return pile.pop() if pile else None
+
+
+#: the most lines a table sends on its own after one play (a guard, never reached in practice)
+MAX_RESPONSES = 40
+
+
+class _Play:
+    """A plausible game being made: the tracker's game, the table's cards, the tape's clock."""
+
+    def __init__(self, rng: random.Random, header: dict[str, Any], catalogue: Catalogue) -> None:
+        self.rng = rng
+        self.catalogue = catalogue
+        self.game = Game(parse_header(header, catalogue), catalogue)
+        self.deal = _Table(rng, header, catalogue)
+        self.clock = 0.0
+
+    def act(self, line: Line) -> Iterator[Line]:
+        """Play ``line``, then everything the table answers to it."""
+        yield self.emit(line)
+        yield from self._respond()
+
+    def emit(self, line: Line) -> Line:
+        self.clock += self.rng.uniform(4.0, 30.0)
+        self.game.apply(line)  # :raises Rejected: (the state is then unchanged)
+        stamped = line.copy()
+        stamped["at"] = round(self.clock, 1)
+        return stamped
+
+    def _respond(self) -> Iterator[Line]:
+        """Prompts answered, a duel resolved, treasures handed out, as a table would."""
+        for _ in range(MAX_RESPONSES):
+            state = self.game.state
+            line = next_response(state, self.rng)
+            if line is None:
+                return
+            if line["input"] == "dealt":
+                self._hand_out()
+            try:
+                yield self.emit(line)
+            except Rejected:  # the offer no longer fits the table: pass on it
+                if line["input"] != "answer":
+                    return
+                ignore = dismiss_index(next(p for p in state.prompts if p.id == line["prompt"]))
+                yield self.emit({**line, "option": ignore or 0})
+
+    def _hand_out(self) -> None:
+        """The treasures of the oldest deal go to the hands: one pick, or a whole draw."""
+        deal = self.game.state.deals[0]
+        picks = deal.order[deal.taken :] if deal.kind == "draw" else deal.order[deal.taken :][:1]
+        for picker in picks:
+            treasure = self.deal.take("treasure", self.game.state.table)
+            if treasure is not None:
+                self.deal.hands[picker].append(treasure)
 
 
 def plausible_lines(
     rng: random.Random, header: dict[str, Any], catalogue: Catalogue, max_turns: int = 400
 ) -> Iterator[Line]:
     """A whole game as people would play it: one minion and one action a turn, bases scored
-    when they break, new bases and their monsters, treasures dealt, until someone wins."""
-    game = Game(parse_header(header, catalogue), catalogue)
-    deal = _Table(rng, header, catalogue)
-    clock = 0.0
-
-    def emit(line: Line) -> Line:
-        nonlocal clock
-        clock += rng.uniform(4.0, 30.0)
-        game.apply(line)  # a plausible game never makes an unacceptable line
-        stamped = line.copy()
-        stamped["at"] = round(clock, 1)
-        return stamped
-
+    when they break, new bases and their monsters, every prompt answered and treasures dealt
+    at once, until someone wins."""
+    play = _Play(rng, header, catalogue)
     zones = [z for z in header["zones"] if z.startswith("base-")]
     for zone in zones:
-        yield from _new_base(deal, game, zone, emit)
+        yield from _new_base(play, zone)
     for _ in range(max_turns):
-        player = game.state.table.current_player
-        yield from _play_turn(deal, game, player, zones, emit)
-        yield from _score_ready(deal, game, emit)
-        yield emit({"input": "end-turn"})
-        if game.state.table.winners:
+        player = play.game.state.table.current_player
+        yield from _play_turn(play, player, zones)
+        yield from _score_ready(play)
+        yield from play.act({"input": "end-turn"})
+        if play.game.state.table.winners:
             return
-        deal.draw(player, 2, game.state.table)
+        play.deal.draw(player, 2, play.game.state.table)
 
 
-def _new_base(deal: _Table, game: Game, zone: str, emit: Any) -> Iterator[Line]:
-    if not deal.bases:  # "Shuffle the base ... discard pile if needed" (Munchkin rulebook)
-        table = game.state.table
-        deal.bases = deal.shuffled([u for u in deal.all_bases if not where_is(table, u)])
-    uid = deal.take(deal.bases)
+def _new_base(play: _Play, zone: str) -> Iterator[Line]:
+    deal = play.deal
+    uid = deal.take("base", play.game.state.table)
     if uid is None:
         return
-    yield emit({"tap": uid, "zone": zone})
-    for _ in range(game.state.setup_left(zone)):
-        monster = deal.take(deal.monsters)
+    yield from play.act({"tap": uid, "zone": zone})
+    for _ in range(play.game.state.setup_left(zone)):
+        monster = deal.take("monster", play.game.state.table)
         if monster is not None:
-            yield emit({"tap": monster, "zone": zone})
+            yield from play.act({"tap": monster, "zone": zone})
 
 
-def _play_turn(
-    deal: _Table, game: Game, player: str, zones: list[str], emit: Any
-) -> Iterator[Line]:
+def _play_turn(play: _Play, player: str, zones: list[str]) -> Iterator[Line]:
+    deal, game, catalogue = play.deal, play.game, play.catalogue
     hand = deal.hands[player]
-    catalogue = deal.catalogue
     tags = game.state.header.tags
     minions = [u for u in hand if catalogue[tags[u].card].is_minion]
     actions = [u for u in hand if catalogue[tags[u].card].is_action]
@@ -259,50 +313,39 @@ def _play_turn(
     if minions:
         uid = deal.rng.choice(minions)
         hand.remove(uid)
-        yield emit({"tap": uid, "zone": deal.rng.choice(live)})
+        yield from play.act({"tap": uid, "zone": deal.rng.choice(live)})
     if actions:
-        uid = deal.rng.choice(actions)
-        card = catalogue[tags[uid].card]
-        targets = [(b.zone, m.tag) for b, m in game.state.table.minions() if m.controller == player]
-        if card.play == "minion" and not targets:
-            return
-        hand.remove(uid)
-        if card.play == "minion":
-            zone, target = deal.rng.choice(targets)
-            yield emit({"tap": uid, "zone": zone})
-            yield emit({"tap": target, "zone": zone})
-        else:
-            first = game.state.next_prompt
-            yield emit({"tap": uid, "zone": deal.rng.choice(live)})
-            # a one-turn effect asks for its minion, counters for theirs: answer what it asked
-            for prompt in [p for p in game.state.prompts if p.id >= first]:
-                yield emit({"input": "answer", "prompt": prompt.id, "option": 0})
+        yield from _play_action(play, player, deal.rng.choice(actions), live)
     mine = [m.tag for _, m in game.state.table.minions() if m.controller == player]
     if mine and deal.rng.random() < 0.15:
-        yield emit({"input": "counter", "tag": deal.rng.choice(mine), "delta": 1})
+        yield from play.act({"input": "counter", "tag": deal.rng.choice(mine), "delta": 1})
     monsters = [m.tag for _, m in game.state.table.minions() if m.controller is None]
     if monsters and deal.rng.random() < 0.2:  # a Warrior or a Mage kills a monster
-        before = len(game.state.treasure_draws)
-        yield emit({"tap": deal.rng.choice(monsters), "zone": "discard"})
-        owed = game.state.treasure_draws[before:]
-        for _ in range(sum(draw.count for draw in owed)):
-            treasure = deal.take(deal.treasures)
-            if treasure is not None:
-                hand.append(treasure)
+        yield from play.act({"tap": deal.rng.choice(monsters), "zone": "discard"})
 
 
-def _score_ready(deal: _Table, game: Game, emit: Any) -> Iterator[Line]:
-    while True:
-        view = evaluate(game.state.table, deal.catalogue)
+def _play_action(play: _Play, player: str, uid: str, live: list[str]) -> Iterator[Line]:
+    game, rng = play.game, play.deal.rng
+    card = play.catalogue[game.state.header.tags[uid].card]
+    targets = [(b.zone, m.tag) for b, m in game.state.table.minions() if m.controller == player]
+    if card.play == "minion" and not targets:
+        return
+    play.deal.hands[player].remove(uid)
+    if card.play == "minion":
+        zone, target = rng.choice(targets)
+        yield play.emit({"tap": uid, "zone": zone})  # its target's tap comes next
+        yield from play.act({"tap": target, "zone": zone})
+    else:
+        yield from play.act({"tap": uid, "zone": rng.choice(live)})
+
+
+def _score_ready(play: _Play) -> Iterator[Line]:
+    while not play.game.state.table.winners:
+        view = evaluate(play.game.state.table, play.catalogue)
         ready = [b for b in view.bases if b.ready]
         if not ready:
             return
         zone = max(ready, key=lambda b: b.total).zone
-        yield emit({"input": "score", "zone": zone})
-        yield emit({"input": "award"})
-        result = game.state.scorings[-1]
-        for picker in result.treasure_order:
-            treasure = deal.take(deal.treasures)
-            if treasure is not None:
-                deal.hands[picker].append(treasure)
-        yield from _new_base(deal, game, zone, emit)
+        yield from play.act({"input": "score", "zone": zone})
+        yield from play.act({"input": "award"})
+        yield from _new_base(play, zone)

@@ -1,10 +1,12 @@
 """The self-playing demo: a plausible game played through the simulated NFC path at a human pace.
 
-Each tap of the planned game (:func:`companion.simulate.plausible_lines`) is a card put on a
-zone of the virtual table, left there until the table has taken it (or a while has passed),
-and lifted again; tablet inputs (end turn, score, award, answers) go to the service as the
-tablet would send them. A person can pause and resume it; starting another game stops it.
-Time is injected: ``sleep`` and ``clock`` (tests pass fast ones).
+Each tap of the planned game (:func:`companion.simulation.plausible.plausible_lines`) is a card
+put on a zone of the virtual table, left there until the table has taken it (or a while has
+passed), and lifted again; tablet inputs (end turn, score, award, the answer to every prompt,
+each treasure dealt) go to the service as the tablet would send them. A person can pause and
+resume it; starting another game stops it. Time is injected: ``sleep`` and ``clock`` (tests
+pass fast ones); ``direct`` hands taps straight to the service (the readers' job) for tests
+that drive the steps themselves.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import contextlib
 import random
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from companion.catalogue.cards import Catalogue
@@ -41,6 +43,7 @@ class DemoPlayer:
         dwell: float = 1.2,
         think: tuple[float, float] = (1.5, 4.0),
         settle: float = 3.0,
+        direct: bool = False,
     ) -> None:
         self.service = service
         self.table = VirtualTable(service)
@@ -49,6 +52,7 @@ class DemoPlayer:
         self.dwell = dwell  #: seconds a card lies on its zone
         self.think = think  #: seconds between moves
         self.settle = settle  #: longest wait for the table to take a tap
+        self.direct = direct  #: taps go to the service, not through the simulated readers
         self.steps = 0
         self.finished = False
         self._sleep = sleep or self._interruptible_sleep
@@ -91,7 +95,22 @@ class DemoPlayer:
     # Play
 
     def run(self) -> None:
-        """Play the table's game from its start to its end (or until stopped)."""
+        """Play the table's game from its start to its end (or until stopped, or until
+        another game starts)."""
+        live = self.service.live
+        if live is None:
+            return
+        for line in self.lines():
+            self._running.wait()
+            if self._stopping.is_set() or self.service.live is not live:
+                return
+            self.play(line)
+            self.steps += 1
+            self._sleep(self.rng.uniform(*self.think))
+        self.finished = True
+
+    def lines(self) -> Iterator[dict[str, Any]]:
+        """The planned game for the table's game, line by line (without the tape's clock)."""
         live = self.service.live
         if live is None:
             return
@@ -105,15 +124,14 @@ class DemoPlayer:
             "tags": {uid: binding.card for uid, binding in header.tags.items()},
         }
         for line in plausible_lines(self.rng, plan, live.game.catalogue):
-            self._running.wait()
-            if self._stopping.is_set() or self.service.live is not live:
-                return
-            self.play({k: v for k, v in line.items() if k != "at"})
-            self.steps += 1
-            self._sleep(self.rng.uniform(*self.think))
-        self.finished = True
+            yield {k: v for k, v in line.items() if k != "at"}
 
     def play(self, line: dict[str, Any]) -> None:
+        """One planned line at the table (a line the real table refuses is passed over)."""
+        if "tap" in line and self.direct:
+            with contextlib.suppress(Rejected):
+                self.service.submit(line)
+            return
         if "tap" in line:
             self.tap(str(line["tap"]), str(line["zone"]))
             return

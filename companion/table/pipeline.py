@@ -30,6 +30,7 @@ from companion.tracker.state import Outcome
 log = logging.getLogger(__name__)
 IDLE_WAIT = 0.05  #: seconds the worker waits for a read before polling the tap filter
 MAX_WAITING = 10_000  #: reads kept while the store is down (the oldest go first beyond)
+ARRIVALS_KEPT = 64  #: arrivals remembered until their dwell makes a tap
 
 Output = Tap | Crosstalk | Ignored
 
@@ -43,6 +44,8 @@ class Work:
     line: dict[str, Any] | None = None
     tap: Tap | None = None
     stored: bool = False  #: the raw read is in the store; only filtering it is left
+    source: TagRead | None = None  #: the read that made the tap (for its stage times)
+    tapped: float = 0.0  #: when the filter passed it as a tap (the service's clock)
 
 
 class Pipeline:
@@ -59,6 +62,7 @@ class Pipeline:
     _started_at: float
     _waiting: deque[Work]
     _retry_at: float | None
+    _arrivals: dict[tuple[str, str], TagRead]
 
     # What the service provides
 
@@ -69,6 +73,9 @@ class Pipeline:
         raise NotImplementedError
 
     def _bind_from_ndef(self, tap: Tap) -> None:
+        raise NotImplementedError
+
+    def _timed(self, tap: Tap, read: TagRead | None, tapped: float) -> None:
         raise NotImplementedError
 
     def _tick(self) -> None:
@@ -169,7 +176,7 @@ class Pipeline:
         read = work.read
         if read is None:
             assert work.line is not None
-            self._apply(work.line, work.tap)
+            self._apply(work)
             return []
         if not work.stored:
             detail = {"card": read.card} if read.card else None
@@ -178,7 +185,16 @@ class Pipeline:
         enrolled = self._enrol(read) if read.kind == "arrived" else None
         if enrolled is not None:
             return enrolled
-        return self._lines(self._filter.poll(read.at) + self._filter.feed(read))
+        if read.kind == "arrived":
+            self._arrived(read)
+        return self._lines(self._filter.poll(read.at) + self._filter.feed(read), read)
+
+    def _arrived(self, read: TagRead) -> None:
+        """Remember the arrival whose dwell a later tap completes (for its stage times)."""
+        self._arrivals.pop((read.uid, read.zone), None)
+        self._arrivals[(read.uid, read.zone)] = read
+        while len(self._arrivals) > ARRIVALS_KEPT:  # cards that only brushed past
+            del self._arrivals[next(iter(self._arrivals))]
 
     def _handle(self, outputs: list[Output]) -> None:
         """Outputs of the filter with nothing waiting: their lines wait like any work."""
@@ -186,8 +202,9 @@ class Pipeline:
         if self._waiting:
             self._work_through()
 
-    def _lines(self, outputs: list[Output]) -> list[Work]:
+    def _lines(self, outputs: list[Output], read: TagRead | None = None) -> list[Work]:
         found = []
+        tapped = self.clock()
         for output in outputs:
             if isinstance(output, Ignored):
                 continue
@@ -202,11 +219,14 @@ class Pipeline:
                 found.append(Work(line=line))
             else:
                 line = {"tap": output.uid, "zone": output.zone, "at": at}
-                found.append(Work(line=line, tap=output))
+                source = self._arrivals.pop((output.uid, output.zone), read)
+                found.append(Work(line=line, tap=output, source=source, tapped=tapped))
         return found
 
-    def _apply(self, line: dict[str, Any], tap: Tap | None) -> None:
+    def _apply(self, work: Work) -> None:
         """Store a line from the readers, with the sound that says how it went."""
+        line, tap = work.line, work.tap
+        assert line is not None
         if tap is not None:
             self._bind_from_ndef(tap)
         try:
@@ -214,4 +234,6 @@ class Pipeline:
         except Rejected:
             self._beep(self.feedback.ignored)
             return
+        if tap is not None:
+            self._timed(tap, work.source, work.tapped)
         self._beep(self.feedback.accepted if outcome.changed else self.feedback.ignored)

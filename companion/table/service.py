@@ -53,6 +53,22 @@ class Change:
     changed: bool
 
 
+@dataclass(frozen=True, slots=True)
+class TapTiming:
+    """When one tap passed each stage, in seconds on the service's clock: what the benchmarks
+    and the readers page add up (place -> activated -> read -> tap -> stored -> screen)."""
+
+    zone: str
+    uid: str
+    activated: float | None  #: nfcpy finished activating the tag (nfcpy readers only)
+    read: float  #: the reader handed the read over
+    tap: float  #: the worker took it as a tap (raw read stored, tap filter passed)
+    stored: float  #: the tap's line stored and announced to every listener
+
+
+TIMINGS_KEPT = 200
+
+
 class TableService(Pipeline):
     """One table's readers, game, store and feedback.
 
@@ -95,9 +111,12 @@ class TableService(Pipeline):
         self._stop = threading.Event()
         self._worker: threading.Thread | None = None
         self._started_at = clock()
+        #: the last taps' stage times, oldest first
+        self.timings: deque[TapTiming] = deque(maxlen=TIMINGS_KEPT)
         self.store_health = StoreHealth()
         self._waiting: deque[Work] = deque()
         self._retry_at: float | None = None
+        self._arrivals: dict[tuple[str, str], TagRead] = {}
         #: while set, arrivals at this zone enrol tags instead of playing cards
         self.enrolment: tuple[str, BulkEnrolment] | None = None
         self.enrolment_messages: list[str] = []
@@ -306,6 +325,13 @@ class TableService(Pipeline):
 
     def _tick(self) -> None:
         self.pairing.tick()
+
+    def _timed(self, tap: Tap, read: TagRead | None, tapped: float) -> None:
+        """Keep the tap's stage times (``read`` is the read that made it, if it was one)."""
+        made_it = read is not None and (read.uid, read.zone) == (tap.uid, tap.zone)
+        activated = read.activated if read is not None and made_it else None
+        read_at = read.at if read is not None and made_it else tap.at
+        self.timings.append(TapTiming(tap.zone, tap.uid, activated, read_at, tapped, self.clock()))
 
     def _bind_from_ndef(self, tap: Tap) -> None:
         """A card whose NDEF record names a card we know is recognised without enrolment

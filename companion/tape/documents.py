@@ -43,6 +43,7 @@ Line = TypedDict(
         "challenged": str,
         "madness": bool,
         "all": bool,
+        "deal": int,
         "roll": int,
         "zones": list[str],
         "rebind": bool,
@@ -73,11 +74,23 @@ class Event(TypedDict, total=False):
     vp: int
     winners: list[str]
     powers: list[int]
+    #: a ``lapsed`` event: why the prompt or deal no longer applies, and the deal's card
+    why: str
+    deal: str
 
 
 class OptionDocument(TypedDict):
     label: str
     line: Line
+
+
+class MomentDocument(TypedDict):
+    """What a prompt belongs to: the turn it was asked in, the tag of the card in play it is
+    about, the tag of the base it concerns (all ``None``: it waits until answered)."""
+
+    turn: int | None
+    card: str | None
+    base: str | None
 
 
 class PromptDocument(TypedDict):
@@ -88,6 +101,7 @@ class PromptDocument(TypedDict):
     zone: str | None
     options: list[OptionDocument]
     left: int | None
+    moment: MomentDocument
 
 
 class Placing(TypedDict):
@@ -306,9 +320,16 @@ class LastCombatDocument(TypedDict):
     helper: str | None
 
 
+class BadStuffDocument(TypedDict):
+    card: str
+    text: str
+
+
 class RunningDocument(TypedDict):
     players: list[str]
     needs: dict[str, int]
+    #: what each monster does to whoever it catches (its card's text, resolved by hand)
+    bad_stuff: list[BadStuffDocument]
 
 
 class CthulhuDocument(TypedDict):

@@ -2,14 +2,20 @@
 
 A prompt never blocks the game. Each option carries the event line that answering with it
 applies (``{"input": "answer", "prompt": ID, "option": INDEX}`` picks one).
+
+A prompt belongs to a moment (:class:`Moment`): the turn it was asked in, the card in play it
+is about, the base it concerns. When that moment passes the tracker withdraws it and logs a
+``lapsed`` event. A prompt about the physical truth (an unknown tag, where a card is) has no
+moment and waits until answered; a finished game asks nothing at all.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
-from companion.tape.documents import Line, OptionDocument, PromptDocument
+from companion.tape.documents import Event, Line, MomentDocument, OptionDocument, PromptDocument
 
 PromptKind = Literal[
     "unknown-tag",
@@ -36,6 +42,26 @@ PromptKind = Literal[
 
 
 @dataclass(frozen=True, slots=True)
+class Moment:
+    """What a prompt belongs to; it lapses when any of these passes. All ``None``: it is
+    about the physical truth and waits until answered (or the game ends)."""
+
+    #: the turn it was asked in: it lapses when that turn ends
+    turn: int | None = None
+    #: the tag of the card in play it is about: it lapses when that card leaves play
+    card: str | None = None
+    #: the tag of the base it concerns: it lapses when that base scores or leaves play
+    base: str | None = None
+
+    @property
+    def waits(self) -> bool:
+        return self.turn is None and self.card is None and self.base is None
+
+    def to_json(self) -> MomentDocument:
+        return {"turn": self.turn, "card": self.card, "base": self.base}
+
+
+@dataclass(frozen=True, slots=True)
 class Option:
     label: str
     line: Line
@@ -57,6 +83,7 @@ class Prompt:
     #: answers it takes before it closes (each answer applies one option, e.g. one counter
     #: placed); ``None``: any number, until someone picks Ignore
     left: int | None = 1
+    moment: Moment = Moment()
 
     def to_json(self) -> PromptDocument:
         return {
@@ -67,7 +94,65 @@ class Prompt:
             "zone": self.zone,
             "options": [option.to_json() for option in self.options],
             "left": self.left,
+            "moment": self.moment.to_json(),
         }
 
 
 DISMISS: Line = {"input": "dismiss"}
+
+#: prompts about what is physically on the table: they wait until someone answers
+WAITING_KINDS: frozenset[PromptKind] = frozenset(
+    {"unknown-tag", "crosstalk", "unknown-owner", "choose-zone"}
+)
+
+LapseReason = Literal["turn-ended", "card-left", "base-left", "game-over"]
+
+#: each reason in words, for the ``lapsed`` event's text
+LAPSE_WORDS: dict[LapseReason, str] = {
+    "turn-ended": "the turn ended",
+    "card-left": "the card left play",
+    "base-left": "the base left play",
+    "game-over": "the game is over",
+}
+
+
+def lapse_reason(
+    moment: Moment,
+    *,
+    turn: int,
+    over: bool,
+    in_play: Callable[[str], bool],
+) -> LapseReason | None:
+    """Why a prompt of ``moment`` no longer applies at turn ``turn`` (``in_play``: whether
+    the card or base with that tag is still in play), or ``None`` while it still does."""
+    if over:
+        return "game-over"
+    if moment.turn is not None and moment.turn != turn:
+        return "turn-ended"
+    if moment.base is not None and not in_play(moment.base):
+        return "base-left"
+    if moment.card is not None and not in_play(moment.card):
+        return "card-left"
+    return None
+
+
+def withdraw_lapsed(
+    prompts: tuple[Prompt, ...],
+    *,
+    turn: int,
+    over: bool,
+    in_play: Callable[[str], bool],
+) -> tuple[tuple[Prompt, ...], list[Event]]:
+    """The prompts that still apply, and a ``lapsed`` event for each one that does not."""
+    kept: list[Prompt] = []
+    lapsed: list[Event] = []
+    for prompt in prompts:
+        why = lapse_reason(prompt.moment, turn=turn, over=over, in_play=in_play)
+        if why is None:
+            kept.append(prompt)
+            continue
+        text = f"No longer asked ({LAPSE_WORDS[why]}): {prompt.message}"
+        lapsed.append(
+            {"event": "lapsed", "prompt": prompt.id, "kind": prompt.kind, "why": why, "text": text}
+        )
+    return tuple(kept), lapsed

@@ -15,7 +15,7 @@ from companion.rules.sources import matches
 from companion.tape.documents import Line
 from companion.tape.prompts import Option
 from companion.tracker import burying, counters, duels
-from companion.tracker.common import ask, merge, note
+from companion.tracker.common import ask, card_label, merge, note, place_name
 from companion.tracker.state import Outcome, TrackerState
 
 
@@ -58,7 +58,9 @@ def after_play(
         )
     for effect in () if silent else card.effects:
         if isinstance(effect, BuryEffect) and effect.on == "play" and effect.what != "self":
-            outcome = merge(outcome, burying.grant(outcome.state, effect, controller, zone, card))
+            outcome = merge(
+                outcome, burying.grant(outcome.state, effect, controller, zone, card, catalogue)
+            )
         elif isinstance(effect, DestroyEffect) and (
             effect.on == "play" or (effect.on == "uncover" and uncovering)
         ):
@@ -97,7 +99,7 @@ def before_scoring(state: TrackerState, zone: str, catalogue: Catalogue) -> Outc
             ):
                 outcome = merge(
                     outcome,
-                    burying.grant(outcome.state, effect, minion.controller, zone, card),
+                    burying.grant(outcome.state, effect, minion.controller, zone, card, catalogue),
                 )
     return outcome
 
@@ -113,7 +115,7 @@ def destroy_prompt(
     assert base is not None
     options = [
         Option(
-            f"Destroy {catalogue[m.card].name} ({view.minion_power[m.tag]} power)",
+            f"Destroy {card_label(state, catalogue, m.tag)} ({view.minion_power[m.tag]} power)",
             {"input": "remove", "tag": m.tag},
         )
         for m in base.minions
@@ -121,7 +123,8 @@ def destroy_prompt(
     ]
     if not options:
         return Outcome(state)
-    text = f"{card.name}: destroy a minion of power {effect.max_power} or less at {zone}?"
+    here = place_name(state, catalogue, zone)
+    text = f"{card.name}: destroy a minion of power {effect.max_power} or less at {here}?"
     return ask(state, "destroy", text, options, zone=zone)
 
 
@@ -134,7 +137,7 @@ def control_prompt(
     if effect is None:
         return Outcome(state)
     options = []
-    for base, minion in state.table.minions():
+    for _base, minion in state.table.minions():
         if minion.controller == controller or not matches(
             state.table, catalogue, minion, effect.filter
         ):
@@ -142,7 +145,7 @@ def control_prompt(
         line: Line = {"input": "control", "tag": minion.tag, "player": controller}
         if effect.duration == "turn":
             line["until"] = "end-of-turn"
-        label = f"{controller} takes {catalogue[minion.card].name} at {base.zone}"
+        label = f"{controller} takes {card_label(state, catalogue, minion.tag, where=True)}"
         options.append(Option(label, line))
     if not options:
         return Outcome(state, (note(f"{card.name}: nothing to take control of"),))

@@ -36,6 +36,7 @@ from companion.tracker.common import (
     need_player,
     note,
     owner_candidates,
+    place_name,
 )
 from companion.tracker.state import BuryNext, Outcome, Rejected, TrackerState, Uncovering
 
@@ -66,7 +67,7 @@ def bury_input(state: TrackerState, line: Line, catalogue: Catalogue) -> Outcome
             raise Rejected('burying a Madness card needs "player": who buries it')
         tag = f"MADNESS-{state.version + 1}"
         table = rules.bury_madness(state.table, zone, player, tag)
-        text = f"{player} buried a Madness card at {zone}"
+        text = f"{player} buried a Madness card at {place_name(state, catalogue, zone)}"
         return Outcome(
             replace(state, table=table),
             (event("buried", tag=tag, zone=zone, player=player, madness=True, text=text),),
@@ -78,7 +79,8 @@ def bury_input(state: TrackerState, line: Line, catalogue: Catalogue) -> Outcome
             raise Rejected('"count" is how many cards to bury: a whole number, 1 or more')
         who = player or state.table.current_player
         armed = BuryNext(zone, who, count)
-        text = f"{who}: tap the card{'s' if count > 1 else ''} to bury at {zone} ({count})"
+        here = place_name(state, catalogue, zone)
+        text = f"{who}: tap the card{'s' if count > 1 else ''} to bury at {here} ({count})"
         return Outcome(replace(state, bury_next=armed), (event("bury-next", text=text),), True)
     tag = str(need(line, "tag", str, "a tag uid")).upper()
     bound = binding(state, tag)
@@ -212,18 +214,20 @@ def _discarded(state: TrackerState, tag: str, name: str, reason: str) -> Outcome
     )
 
 
-def start_of_turn(state: TrackerState) -> Outcome:
+def start_of_turn(state: TrackerState, catalogue: Catalogue) -> Outcome:
     """A new turn: its player may uncover one of their buried cards (a prompt, if any)."""
     player = state.table.current_player
     state = replace(state, uncovering=Uncovering(), uncovered=frozenset())
-    options = uncover_options(state, player, None)
+    options = uncover_options(state, player, None, catalogue)
     if not options:
         return Outcome(state)
     text = f"Start of {player}'s turn: uncover one of your buried cards?"
     return ask(state, "uncover", text, options)
 
 
-def uncover_options(state: TrackerState, player: str, zone: str | None) -> list[Option]:
+def uncover_options(
+    state: TrackerState, player: str, zone: str | None, catalogue: Catalogue
+) -> list[Option]:
     """One option per card ``player`` has buried (at ``zone``, or anywhere). Labels name the
     base and a number, never the card: the tablet is seen by everyone."""
     options = []
@@ -234,25 +238,34 @@ def uncover_options(state: TrackerState, player: str, zone: str | None) -> list[
         for number, buried in enumerate(mine, start=1):
             options.append(
                 Option(
-                    f"Uncover buried card {number} of {len(mine)} at {base.zone}",
+                    f"Uncover buried card {number} of {len(mine)} "
+                    f"at {name_of(catalogue, base.card)}",
                     {"input": "uncover", "tag": buried.tag},
                 )
             )
     return options
 
 
-def grant(state: TrackerState, effect: BuryEffect, player: str, zone: str, source: Card) -> Outcome:
+def grant(
+    state: TrackerState,
+    effect: BuryEffect,
+    player: str,
+    zone: str,
+    source: Card,
+    catalogue: Catalogue,
+) -> Outcome:
     """An ability lets ``player`` bury or uncover cards: allow it and prompt."""
     where = zone if effect.where == "here" else None
     options: list[Option] = []
     if effect.what in ("uncover", "either"):
         state = replace(state, uncovering=state.uncovering.with_grant(player, effect.count))
-        options += uncover_options(state, player, where)
+        options += uncover_options(state, player, where, catalogue)
     if effect.what in ("hand", "either"):
         zones = [zone] if where is not None else [b.zone for b in state.table.bases]
         options += [
             Option(
-                f"Bury {effect.count} card{'s' if effect.count > 1 else ''} from hand at {z}",
+                f"Bury {effect.count} card{'s' if effect.count > 1 else ''} from hand "
+                f"at {place_name(state, catalogue, z)}",
                 {"input": "bury", "zone": z, "player": player, "count": effect.count},
             )
             for z in zones
@@ -293,7 +306,7 @@ def after_scoring(
     for tag, player in mummies:
         options = [
             Option(
-                f"Bury it at {base.zone}",
+                f"Bury it at {name_of(catalogue, base.card)}",
                 {"input": "bury", "tag": tag, "zone": base.zone, "player": player},
             )
             for base in outcome.state.table.bases

@@ -7,9 +7,10 @@ from dataclasses import replace
 from typing import Any, Protocol
 
 from companion.catalogue.cards import Card, Catalogue
+from companion.rules.game import where_is
 from companion.tape.documents import Event, Line, as_event
 from companion.tape.lines import TagBinding
-from companion.tape.prompts import DISMISS, Option, Prompt, PromptKind
+from companion.tape.prompts import DISMISS, WAITING_KINDS, Moment, Option, Prompt, PromptKind
 from companion.tracker.state import Outcome, Rejected, TrackerState
 
 
@@ -56,13 +57,28 @@ def ask(
     left: int | None = 1,
 ) -> Outcome:
     """Raise a prompt (never an exception, never a silent guess); the game is unchanged.
-    ``left``: how many answers it takes (``None``: any number until Ignore)."""
+    ``left``: how many answers it takes (``None``: any number until Ignore). A finished game
+    asks nothing: the message becomes a note."""
+    if state.table.winners:
+        return Outcome(state, (note(message),))
     if not any(option.line == DISMISS for option in options):
         label = "Ignore" if left == 1 else "Done"
         options = [*options, Option(label, DISMISS.copy())]
-    prompt = Prompt(state.next_prompt, kind, message, tuple(options), tag, zone, left)
+    moment = moment_of(state, kind, tag, zone)
+    prompt = Prompt(state.next_prompt, kind, message, tuple(options), tag, zone, left, moment)
     updated = replace(state, prompts=(*state.prompts, prompt), next_prompt=state.next_prompt + 1)
     return Outcome(updated, (event("prompt", id=prompt.id, kind=kind, message=message),))
+
+
+def moment_of(state: TrackerState, kind: PromptKind, tag: str | None, zone: str | None) -> Moment:
+    """The moment a prompt belongs to: this turn, the card it is about if that is in play, the
+    base at its zone; none for the kinds about the physical truth (they wait)."""
+    if kind in WAITING_KINDS:
+        return Moment()
+    table = state.table
+    card = tag if tag is not None and where_is(table, tag) is not None else None
+    base = table.base_at(zone) if zone is not None else None
+    return Moment(turn=table.turn, card=card, base=base.tag if base is not None else None)
 
 
 def merge(first: Outcome, second: Outcome) -> Outcome:
@@ -71,6 +87,37 @@ def merge(first: Outcome, second: Outcome) -> Outcome:
 
 def name_of(catalogue: Catalogue, card_id: str) -> str:
     return catalogue[card_id].name
+
+
+def place_name(state: TrackerState, catalogue: Catalogue, zone: str) -> str:
+    """A zone as people at the table say it: the name of the base lying there, else the zone."""
+    base = state.table.base_at(zone)
+    return name_of(catalogue, base.card) if base is not None else zone
+
+
+def ordinal(number: int) -> str:
+    suffix = (
+        "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
+    )
+    return f"{number}{suffix}"
+
+
+def card_label(state: TrackerState, catalogue: Catalogue, tag: str, *, where: bool = False) -> str:
+    """A minion in play by its name, never its tag; copies in play are told apart by where
+    they are: "Cat Burglar on Bastion", then by order of play there ("..., 2nd").
+    ``where``: always say the base."""
+    found = state.table.locate(tag)
+    if found is None:
+        bound = binding(state, tag)
+        return name_of(catalogue, bound.card) if bound is not None else "a card"
+    base, minion = found
+    name = name_of(catalogue, minion.card)
+    copies = [(b.zone, m.tag) for b, m in state.table.minions() if m.card == minion.card]
+    if len(copies) == 1 and not where:
+        return name
+    placed = f"{name} on {name_of(catalogue, base.card)}"
+    here = [t for zone, t in copies if zone == base.zone]
+    return placed if len(here) == 1 else f"{placed}, {ordinal(here.index(tag) + 1)}"
 
 
 def binding(state: TrackerState, uid: str) -> TagBinding | None:

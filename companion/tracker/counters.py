@@ -23,7 +23,7 @@ from companion.rules.table import Minion
 from companion.tape.documents import Line
 from companion.tape.prompts import Option
 from companion.tracker import one_turn
-from companion.tracker.common import ask, event, merge, need, note
+from companion.tracker.common import ask, card_label, event, merge, need, note
 from companion.tracker.state import Outcome, Rejected, TrackerState
 from companion.tracker.trigger import Trigger as Trigger
 from companion.tracker.trigger import cancelled
@@ -117,7 +117,7 @@ def _prompt(
     where = "on" if effect.amount > 0 else "off"
     options = [
         Option(
-            f"{verb} {word} {where} {cat[m.card].name} ({m.tag})",
+            f"{verb} {word} {where} {card_label(state, cat, m.tag)}",
             {"input": "counter", "tag": m.tag, "delta": effect.amount},
         )
         for m in chosen
@@ -141,7 +141,8 @@ def _move_prompt(
     takers = in_scope(table, cat, source, effect.scope, Filter())
     options = [
         Option(
-            f"Move a counter from {cat[g.card].name} to {cat[t.card].name} ({t.tag})",
+            f"Move a counter from {card_label(state, cat, g.tag)} "
+            f"to {card_label(state, cat, t.tag)}",
             {"input": "move-counters", "from": g.tag, "to": t.tag, "count": 1},
         )
         for g in givers

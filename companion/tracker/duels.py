@@ -32,8 +32,10 @@ from companion.tracker.common import (
     Play,
     ask,
     binding,
+    card_label,
     event,
     merge,
+    name_of,
     need,
     need_player,
     note,
@@ -235,7 +237,7 @@ def _move_prompt(state: TrackerState, loser: str, zone: str, catalogue: Catalogu
     assert found is not None
     name = catalogue[found[1].card].name
     options = [
-        Option(f"Move {name} to {base.zone}", {"tap": loser, "zone": base.zone})
+        Option(f"Move {name} to {name_of(catalogue, base.card)}", {"tap": loser, "zone": base.zone})
         for base in state.table.bases
         if base.zone != zone
     ]
@@ -272,8 +274,8 @@ def started(
     power = evaluate(state.table, catalogue).base(zone).minion_power
     options = [
         Option(
-            f"{catalogue[m.card].name} ({power[m.tag]}) duels "
-            f"{catalogue[t.card].name} ({power[t.tag]})",
+            f"{card_label(state, catalogue, m.tag)} ({power[m.tag]}) duels "
+            f"{card_label(state, catalogue, t.tag)} ({power[t.tag]})",
             {
                 "input": "duel",
                 "challenger": m.tag,

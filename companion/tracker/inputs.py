@@ -74,8 +74,9 @@ def award(state: TrackerState, line: Line, catalogue: Catalogue) -> Outcome:
         raise Rejected(f'{exc}: tap "score" on a ready base first') from None
     pending = state.pending if state.pending is None or state.pending.zone != zone else None
     deals = state.deals
-    if result.treasure_order:
-        deals = (*deals, Deal("draft", result.card, tuple(result.treasure_order)))
+    if result.treasure_order and not table.winners:
+        draft = Deal("draft", result.card, tuple(result.treasure_order), turn=table.turn)
+        deals = (*deals, draft)
     updated = replace(
         state,
         table=table,
@@ -108,16 +109,21 @@ def award(state: TrackerState, line: Line, catalogue: Catalogue) -> Outcome:
 
 
 def dealt(state: TrackerState, line: Line, catalogue: Catalogue) -> Outcome:
-    """The first open deal goes on: the next pick was taken, or with ``"all": true`` every
-    remaining one (the table dealt them without tapping each)."""
+    """An open deal goes on (the oldest, or ``"deal": N``, its index in ``deals``): the next
+    pick was taken, or with ``"all": true`` every remaining one (the table dealt them without
+    tapping each)."""
     if not state.deals:
         raise Rejected("no treasures are waiting to be dealt")
     everything = line.get("all", False)
     if not isinstance(everything, bool):
         raise Rejected('"all" must be true or false')
-    deal, rest = state.deals[0], state.deals[1:]
+    index = line.get("deal", 0)
+    if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < len(state.deals):
+        raise Rejected(f'"deal" is the index of an open deal, 0 to {len(state.deals) - 1}')
+    deal = state.deals[index]
     taken = len(deal.order) if everything else deal.taken + 1
-    deals = (replace(deal, taken=taken), *rest) if taken < len(deal.order) else rest
+    kept = [replace(deal, taken=taken)] if taken < len(deal.order) else []
+    deals = (*state.deals[:index], *kept, *state.deals[index + 1 :])
     who = deal.order[deal.taken]
     text = (
         f"All treasures for {name_of(catalogue, deal.card)} dealt"
@@ -154,7 +160,7 @@ def end_turn(state: TrackerState, line: Line, catalogue: Catalogue) -> Outcome:
     if table.winners:
         events.append(event("game-over", winners=list(table.winners)))
         return _changed(updated, *events)
-    outcome = merge(_changed(updated, *events), burying.start_of_turn(updated))
+    outcome = merge(_changed(updated, *events), burying.start_of_turn(updated, catalogue))
     return merge(outcome, moments.start_of_turn(outcome.state, catalogue))
 
 

@@ -43,7 +43,9 @@ def talent_input(state: TrackerState, line: Line, catalogue: Catalogue) -> Outco
         if effect.on == "talent":
             outcome = merge(
                 outcome,
-                grant(outcome.state, effect, trigger.controller, trigger.zone, trigger.card),
+                grant(
+                    outcome.state, effect, trigger.controller, trigger.zone, trigger.card, catalogue
+                ),
             )
     return outcome
 

@@ -90,8 +90,11 @@ def _owed(outcome: Outcome, trigger: Trigger, amount: int) -> Outcome:
 def owe_treasures(state: TrackerState, player: str, count: int, card: str) -> Outcome:
     """``player`` draws ``count`` treasures for ``card``: recorded, and dealt by the tablet."""
     draw = TreasureDraw(player, count, card)
-    deal = Deal("draw", card, (player,) * count)
+    deal = Deal("draw", card, (player,) * count, turn=state.table.turn)
+    over = bool(state.table.winners)  # a finished game queues no deals
     updated = replace(
-        state, treasure_draws=(*state.treasure_draws, draw), deals=(*state.deals, deal)
+        state,
+        treasure_draws=(*state.treasure_draws, draw),
+        deals=state.deals if over else (*state.deals, deal),
     )
     return Outcome(updated, (event("treasure-draw", player=player, count=count, card=card),), True)

@@ -30,12 +30,15 @@ class TreasureDraw:
 @dataclass(frozen=True, slots=True)
 class Deal:
     """Treasures still to be handed out: a scored base's draft (``order`` picks, one each, in
-    that order) or a destroyed monster's draw (``order`` is the drawer, once per card)."""
+    that order) or a destroyed monster's draw (``order`` is the drawer, once per card).
+    ``turn``: the turn it was made in; the table hands treasures out at once, so when that
+    turn ends the deal lapses (it is taken as dealt)."""
 
     kind: Literal["draft", "draw"]
     card: str
     order: tuple[str, ...]
     taken: int = 0
+    turn: int = 0
 
     @property
     def document(self) -> DealDocument:

@@ -9,6 +9,7 @@ from companion.tape.documents import Line
 from companion.tape.prompts import DISMISS
 from companion.tracker.common import event, merge, need
 from companion.tracker.inputs import HANDLERS
+from companion.tracker.lapse import sweep
 from companion.tracker.state import Outcome, Rejected, TrackerState
 from companion.tracker.taps import tap
 
@@ -16,8 +17,14 @@ from companion.tracker.taps import tap
 def step(state: TrackerState, line: Line, catalogue: Catalogue) -> Outcome:
     """Apply one event line (``undo`` is handled by :class:`~companion.tracker.Game`).
 
+    Prompts and deals whose moment passed are then withdrawn (:mod:`.lapse`).
+
     :raises Rejected: for a line the tracker cannot accept; the state is unchanged.
     """
+    return sweep(_dispatch(state, line, catalogue), catalogue)
+
+
+def _dispatch(state: TrackerState, line: Line, catalogue: Catalogue) -> Outcome:
     if "tap" in line:
         uid, zone = line.get("tap"), line.get("zone")
         if not isinstance(uid, str) or not uid or not isinstance(zone, str):
@@ -41,7 +48,7 @@ def answer(state: TrackerState, line: Line, catalogue: Catalogue) -> Outcome:
     choice = need(line, "option", int, "the option's index")
     prompt = next((p for p in state.prompts if p.id == wanted), None)
     if prompt is None:
-        raise Rejected(f"prompt {wanted} is not open (it was answered or undone)")
+        raise Rejected(f"prompt {wanted} is not open (it was answered, undone or lapsed)")
     if not 0 <= choice < len(prompt.options):
         raise Rejected(f"prompt {wanted} has options 0 to {len(prompt.options) - 1}")
     chosen = prompt.options[choice].line

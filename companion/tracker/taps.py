@@ -13,7 +13,17 @@ from companion.tape.documents import Event
 from companion.tape.lines import TagBinding
 from companion.tape.prompts import DISMISS, Option
 from companion.tracker import abilities, burying, duels, moments
-from companion.tracker.common import ask, binding, event, merge, name_of, note, owner_candidates
+from companion.tracker.common import (
+    ask,
+    binding,
+    card_label,
+    event,
+    merge,
+    name_of,
+    note,
+    owner_candidates,
+    place_name,
+)
 from companion.tracker.one_turn import owe_treasures
 from companion.tracker.state import Outcome, PendingAttach, Rejected, TrackerState
 
@@ -77,13 +87,14 @@ def _needs_target(state: TrackerState, pending: PendingAttach, catalogue: Catalo
     minions = base.minions if base is not None else ()
     options = [
         Option(
-            f"Attach to {name_of(catalogue, m.card)}",
+            f"Attach to {card_label(state, catalogue, m.tag)}",
             {"input": "attach", "tag": pending.tag, "target": m.tag},
         )
         for m in minions
     ]
     options.append(Option("It was discarded", DISMISS.copy()))
-    text = f"{name_of(catalogue, pending.card)} needs a minion at {pending.zone} to attach to."
+    here = place_name(state, catalogue, pending.zone)
+    text = f"{name_of(catalogue, pending.card)} needs a minion on {here} to attach to."
     return ask(state, "needs-target", text, options, tag=pending.tag, zone=pending.zone)
 
 
@@ -108,7 +119,7 @@ def _tap(
         return buried_now
     where = rules.where_is(state.table, uid)
     if where == zone:
-        text = f"{card.name} is already at {zone}."
+        text = f"{card.name} is already on {place_name(state, catalogue, zone)}."
         remove = Option("It left play", {"input": "remove", "tag": uid})
         return ask(state, "already-here", text, [remove], tag=uid, zone=zone)
     if where is not None:
@@ -280,7 +291,7 @@ def _target_prompt(
 ) -> Outcome:
     options = [
         Option(
-            f"{catalogue[m.card].name} at {b.zone}",
+            card_label(state, catalogue, m.tag, where=True),
             {
                 "input": "target",
                 "card": card.id,

@@ -27,6 +27,7 @@ from companion.web import (
     pairing,
     readers,
     setup,
+    shell,
     sim,
 )
 from companion.web.auth import HEADER as TOKEN_HEADER
@@ -69,6 +70,6 @@ def create_app(
     errors.init_app(app)
     hygiene.init_app(app)
     auth.init_app(app)
-    for module in (live, api, setup, history, enrol, readers, sim, league, pairing):
+    for module in (live, api, setup, history, enrol, readers, sim, league, pairing, shell):
         app.register_blueprint(module.bp)
     return app

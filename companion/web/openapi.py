@@ -77,8 +77,10 @@ def _table_paths() -> dict[str, Any]:
     return {
         "/api/state": {
             "get": _op(
-                "The version, state document, simulated flag, colours; with no game in "
-                'progress "playing" is false, "state" null and "message" says to start one'
+                "The version, state document, simulated flag, colours, the last events in "
+                "words (undone ones left out), what Undo would take back and what Redo puts "
+                'back; with no game in progress "playing" is false, "state" null and '
+                '"message" says to start one'
             )
         },
         "/api/events": {
@@ -98,7 +100,7 @@ def _table_paths() -> dict[str, Any]:
                 post=True,
             )
         },
-        "/api/readers": {"get": _op("Health of each zone's reader")},
+        "/api/readers": {"get": _op("Each reader's health, the last taps' stage times")},
         "/api/readers/{zone}/reopen": {
             "post": _op("Close and open a reader", params=("zone",), errors=("404",), post=True)
         },

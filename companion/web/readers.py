@@ -25,12 +25,14 @@ def page() -> str:
 
 @bp.get("/api/readers")
 def health() -> Response:
-    """Each zone's reader, and the store the reads go to (a reader can be fine while its
-    reads cannot be stored)."""
+    """Each zone's health, the store the reads go to (a reader can be fine while its reads
+    cannot be stored), and the last taps' stage times (seconds on the table's monotonic clock:
+    reader activation, read handed over, taken as a tap, stored and announced)."""
     service = table().service
     return jsonify(
         readers=[health_document(h) for h in service.health()],
         store=service.store_snapshot().document(),
+        taps=[asdict(timing) for timing in list(service.timings)],
     )
 
 

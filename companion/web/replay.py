@@ -22,12 +22,13 @@ from companion.web.table import colours_of
 
 @dataclass(frozen=True, slots=True)
 class VpPoint:
-    """The score after log entry ``seq`` (0: the start)."""
+    """The score after log entry ``seq`` (0: the start), in game turn ``turn``."""
 
     seq: int
     at: float | None
     recorded: float | None
     vp: tuple[int, ...]
+    turn: int = 1
 
 
 @dataclass
@@ -45,6 +46,14 @@ class GameHistory:
     def colours(self) -> dict[str, str]:
         return colours_of(self.record.header, self.players)
 
+    @property
+    def by_turn(self) -> list[VpPoint]:
+        """The score at the start, then at the end of each turn (its last point)."""
+        ends: dict[int, VpPoint] = {}
+        for point in self.points[1:]:
+            ends[point.turn] = point
+        return self.points[:1] + [ends[turn] for turn in sorted(ends)]
+
     def document(self) -> dict[str, Any]:
         """``vp`` lists are by seat, in the order of ``players``."""
         return {
@@ -53,7 +62,7 @@ class GameHistory:
             "colours": self.colours,
             "scorings": self.scorings,
             "vp_over_time": [
-                {"seq": p.seq, "at": p.at, "recorded": p.recorded, "vp": list(p.vp)}
+                {"seq": p.seq, "at": p.at, "recorded": p.recorded, "turn": p.turn, "vp": list(p.vp)}
                 for p in self.points
             ],
             "error": self.error,
@@ -95,7 +104,10 @@ def replay(record: GameRecord, log: Iterable[LogEntry], catalogue: Catalogue) ->
         scorings = getattr(game.state, "scorings", ())
         del scored_at[len(scorings) :]  # an undo took a scoring back
         scored_at.extend([entry.seq] * (len(scorings) - len(scored_at)))
-        history.points.append(VpPoint(entry.seq, entry.at, entry.recorded, scores(game.state)))
+        turn = game.state.table.turn
+        history.points.append(
+            VpPoint(entry.seq, entry.at, entry.recorded, scores(game.state), turn)
+        )
     history.scorings = [
         {"seq": seq, **result.document}
         for seq, result in zip(scored_at, getattr(game.state, "scorings", ()), strict=True)

@@ -18,6 +18,7 @@ from companion.web import setup_cthulhu as cthulhu
 from companion.web.body import COLOUR, check, json_body, maybe, need
 from companion.web.errors import BadRequest
 from companion.web.league import guests_of
+from companion.web.palette import PALETTE
 from companion.web.table import table
 
 bp = Blueprint("setup", __name__)
@@ -27,7 +28,7 @@ MAX_ZONES = 5
 
 @bp.get("/setup")
 def page() -> str:
-    return render_template("setup.html")
+    return render_template("setup.html", palette=PALETTE)
 
 
 @bp.post("/api/games")
@@ -130,6 +131,11 @@ def parse_printings(raw: Any, catalogue: Catalogue) -> dict[str, str]:
 def choose_zones(count: int | None, readers: Iterable[str]) -> list[str]:
     """``base-1`` .. ``base-<count>`` and ``discard``: zones this table has readers for."""
     available = list(readers)
+    if not any(z.startswith("base-") for z in available):
+        raise BadRequest(
+            f"this table has no base zones (readers: {', '.join(available) or 'none'}): Smash Up "
+            "needs a reader under each base, named base-1, base-2 ...; play Munchkin Cthulhu here"
+        )
     if count is None:
         count = max(2, min(MAX_ZONES, sum(1 for z in available if z.startswith("base-"))))
     if not 2 <= count <= MAX_ZONES:

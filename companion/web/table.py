@@ -20,10 +20,10 @@ from companion.storage.tokens import TokenFile
 from companion.table.demo import DemoPlayer
 from companion.table.service import Change, TableService
 from companion.web.hidden import buried_tags, public_view
-from companion.web.words import Words, recent
+from companion.web.palette import PALETTE
+from companion.web.timeline import Timeline, timeline
+from companion.web.words import Words
 
-#: seat colours for games whose header names none
-PALETTE = ("#d62728", "#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b")
 EXTENSION = "companion"
 #: the table screen lists this many events, found in at most this many log lines
 RECENT_EVENTS = 8
@@ -98,6 +98,7 @@ class Table:
                 cached = self._payload
                 if cached is not None and cached[0] == key:
                     return version, cached[1] if full else cached[2]
+            told = self.timeline(document) if document is not None else None
             body: dict[str, Any] = {
                 "version": version,
                 "state": document,
@@ -107,7 +108,9 @@ class Table:
                 "colours": self.colours(),
                 "game_id": game_id,
                 "zones": list(live.game.state.header.zones if live else service.readers),
-                "recent": self.recent(document) if document is not None else [],
+                "recent": told.recent if told is not None else [],
+                "undo": told.undo if told is not None else None,
+                "redo": told.redo if told is not None else None,
                 "health": {"store": service.store_snapshot().document()},
             }
             if live is None:
@@ -119,13 +122,16 @@ class Table:
             self._payload = (key, data, shown)
         return version, data if full else shown
 
-    def recent(self, document: Mapping[str, Any]) -> list[dict[str, Any]]:
-        """The last events in words, newest first (from the stored log)."""
+    def timeline(self, document: Mapping[str, Any]) -> Timeline:
+        """The last events in words (undone ones left out), what Undo and Redo would do."""
         live = self.service.playing()
         tags = {uid: b.card for uid, b in live.game.state.header.tags.items()}
         bases = {b["zone"]: b["card"] for b in document.get("bases", [])}
-        entries = live.store.log(live.game_id, last=RECENT_LINES)
-        return recent(entries, Words(live.game.catalogue, tags, bases), RECENT_EVENTS)
+        words = Words(live.game.catalogue, tags, bases)
+        game_id = live.game_id
+        return timeline(
+            lambda last: live.store.log(game_id, last=last), words, RECENT_EVENTS, RECENT_LINES
+        )
 
     def listen(self, listener: Callable[[Change], None]) -> Callable[[], None]:
         return self.service.listen(listener)

@@ -7,7 +7,6 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from companion.catalogue.cards import Catalogue
-from companion.storage.store import LogEntry
 
 #: events that say nothing a person at the table needs to read
 QUIET = frozenset({"answered", "prompt", "bound", "owner"})
@@ -80,6 +79,7 @@ _SENTENCES: dict[str, Callable[[Words, Mapping[str, Any]], str]] = {
     "action-played": _played,
     "attached": _attached,
     "monster-placed": lambda w, e: f"{w.card(e['card'])} guards {w.zone(e['zone'])}",
+    "monster-played": lambda w, e: f"{w.card(e['card'])} was played on {w.zone(e['zone'])}",
     "scored": _scored,
     "turn-ended": lambda w, e: f"{e['player']}'s turn ended; {e['next']} to play",
     "game-over": lambda w, e: f"Game over: {' and '.join(e['winners'])} won",
@@ -96,7 +96,6 @@ _SENTENCES: dict[str, Callable[[Words, Mapping[str, Any]], str]] = {
     ),
     "targeted": lambda w, e: f"{w.card(e['card'])} affects {w.tag(e['target'])}",
     "base-removed": lambda w, e: f"{w.zone(e['zone'])} was removed",
-    "undone": lambda w, e: "Undone: the last change was taken back",
     "duel-opened": lambda w, e: (
         f"Duel at {w.zone(e['zone'])}: {w.tag(e['challenger'])} against {w.tag(e['challenged'])}"
     ),
@@ -105,24 +104,3 @@ _SENTENCES: dict[str, Callable[[Words, Mapping[str, Any]], str]] = {
     ),
     "declared": lambda w, e: f"{w.tag(e['tag'])}: condition {'on' if e.get('on') else 'off'}",
 }
-
-
-def recent(entries: list[LogEntry], words: Words, count: int) -> list[dict[str, Any]]:
-    """The last ``count`` sentences, newest first, each with the log seq it came from.
-
-    Walking back in time, a zone names the base that lay there then: before a ``scored``
-    event it held the scored base; before a ``base-entered`` nothing known."""
-    found: list[dict[str, Any]] = []
-    for entry in reversed(entries):
-        for event in reversed(entry.events):
-            text = words.describe(event)
-            if text is not None:
-                found.append({"seq": entry.seq, "event": event.get("event"), "text": text})
-                if len(found) == count:
-                    return found
-            kind, zone = event.get("event"), str(event.get("zone"))
-            if kind == "scored":
-                words.bases[zone] = str(event.get("card"))
-            elif kind in ("base-entered", "base-removed"):
-                words.bases.pop(zone, None)
-    return found

@@ -33,6 +33,9 @@ class TagRead:
     kind: ReadKind
     at: float  #: the injected clock's time of the read
     card: str | None = None  #: the card id in the tag's NDEF record, if one was read
+    #: for an arrival at an nfcpy reader: the injected clock's time nfcpy finished activating
+    #: the tag (``at - activated`` is our reader's own time: the NDEF read and the hand-over)
+    activated: float | None = None
 
 
 Sink = Callable[[TagRead], None]

@@ -1,14 +1,19 @@
 """One zone's nfcpy reader: its own thread and its own ContactlessFrontend (never shared).
 
-The thread loops on ``clf.connect(rdwr=...)``: a tag's arrival and release are reported as
-:class:`TagRead` events. nfcpy calls ``terminate`` between polls, which tells us a poll round
-completed (health) and lets ``stop`` end the loop within a poll.
+The thread polls the antenna itself with nfcpy's public API and leaves presence to
+:class:`~companion.hardware.readers.presence.Presence`, rather than waiting in nfcpy's
+presence loop (which notices a lifted card only after ~0.4 s and sees no other card until
+then). A poll is ``ContactlessFrontend.sense()``; while a card lies here and the last poll left
+it selected, a poll first READs its first pages with ``exchange()`` (they hold its uid: one
+exchange instead of a whole anticollision), and senses only if that fails. A new uid is
+activated (``nfc.tag.activate``) and its NDEF record read at once; two empty polls in a row and
+the card has gone. The same code runs on a PN532 (any nfcpy reader) and on the simulated table.
 
 A reader error is never reported as a card leaving. When the reader fails (an IOError, a USB
-reset, the simulated antenna's port closing) the card that was on it stays "present" while the
-reader is reopened with back-off; afterwards the same card being found again reports nothing,
-and an empty antenna reports the card as gone. A poll round that takes longer than ``watchdog``
-seconds with no tag present reopens the reader (nfcpy issue #62: PN532 polls that slow down).
+reset, the simulated antenna's port closing) the card that was on it stays present while the
+reader is reopened with back-off; the polls after that decide (the same card: nothing; another
+card or none: it left). A poll slower than ``watchdog`` seconds reopens the reader (nfcpy
+issue #62: PN532 polls that slow down) and is not taken as a miss.
 """
 
 from __future__ import annotations
@@ -16,27 +21,34 @@ from __future__ import annotations
 import contextlib
 import errno
 import logging
+import random
 import socket
 import threading
 import time
-from collections import deque
 from collections.abc import Callable
 from typing import Any
 
 import nfc
+import nfc.clf
+import nfc.tag
 
 from companion.hardware.readers.base import Clock, Reader, Sink, TagRead
 from companion.hardware.readers.ndef_card import card_record, decode_card_id
+from companion.hardware.readers.presence import Presence
 
 log = logging.getLogger(__name__)
 
 BACKOFF_FIRST = 0.1
 BACKOFF_MAX = 0.5
-# Two polls a round, at least 50 ms apart: terminate is checked each round (so stop() and a
-# pending write wait at most ~0.1 s), and an empty antenna is not polled in a busy loop.
-ITERATIONS = 2
-INTERVAL = 0.05
-PRESENCE_PERIOD = 0.1  # nfcpy's presence loop sleeps this long between checks
+# A simulated antenna answers a poll at once; one this slow waited for nfcpy's 1 s udp timeout.
+UDP_SILENT = 0.8
+# While a card lies on the antenna a poll READs its first pages (they hold its uid), giving it
+# an NTAG's own response timeout; only if that fails does the poll sense (a swap, a removal).
+PRESENCE_READ = b"\x30\x00"
+PRESENCE_TIMEOUT = 0.005
+# An empty antenna's polls are spread +-20 % around their period, so that a card flickering
+# at the antenna's edge in step with them cannot stay unseen for long.
+EMPTY_SPREAD = 0.2
 
 
 class ReaderGone(Exception):
@@ -56,21 +68,16 @@ class NfcZoneReader(Reader):
         super().__init__(zone, sink, clock)
         self.path = path
         self.watchdog = watchdog
+        #: what the polls say lies on the antenna (kept across reader errors)
+        self.presence = Presence(zone)
         self._stop = threading.Event()
         self._reopen = threading.Event()
         self._thread: threading.Thread | None = None
-        self._present: str | None = None  # uid on the antenna, kept across reader errors
-        self._tag: Any = None  # the tag nfcpy holds in its presence loop
-        self._unsure = False  # after a reopen: is the card we had still there?
-        self._entered = False  # connect() entered: its first terminate() precedes any poll
-        self._last_poll = time.monotonic()
-        self._gone = False
-        self._rounds = 0  # poll rounds completed since the reader was opened
+        self._polls = 0  # polls completed since the reader was opened
+        # the card the last poll left selected, and the target nfcpy's sense returned for it
+        self._selected: tuple[str, Any] | None = None
         self._writes: dict[str, str] = {}
         self._written = threading.Condition()
-        #: milliseconds from nfcpy handing us an activated tag to the read reaching the sink
-        #: (NDEF read and decode included): the time our code adds to nfcpy's
-        self.connect_ms: deque[float] = deque(maxlen=1000)
         #: decides, in the reader thread when a tag arrives, which card id to write to it
         self.write_on_arrival: Callable[[str], str | None] | None = None
 
@@ -129,114 +136,131 @@ class NfcZoneReader(Reader):
             opened_before = True
             try:
                 self._poll(clf)
-                if self._gone:
-                    raise ReaderGone(f"{self.path} stopped answering")
                 if self._reopen.is_set():
                     delay = BACKOFF_FIRST  # asked for (a person, the watchdog): no back-off
                     self._reopen.clear()
             except Exception as exc:
                 self.health.failed(f"{type(exc).__name__}: {exc}")
-                if self._rounds:  # it worked for a while: start the back-off afresh
+                if self._polls:  # it worked for a while: start the back-off afresh
                     delay = BACKOFF_FIRST
                 self._stop.wait(delay)
                 delay = min(delay * 2, BACKOFF_MAX)
             finally:
-                self._tag = None
-                self._unsure = self._present is not None
                 with contextlib.suppress(Exception):
                     clf.close()
 
     def _open(self) -> Any:
         if self.path.startswith("udp"):
             _probe_udp(self.path)
-        self._gone = False
-        self._rounds = 0
-        self._last_poll = time.monotonic()
+        self._polls = 0
+        self._selected = None
         clf = nfc.ContactlessFrontend()
         if not clf.open(self.path):
             raise OSError(errno.ENODEV, f"no reader at {self.path}")
         return clf
 
     def _poll(self, clf: Any) -> None:
-        options = {
-            "targets": ["106A"],
-            "iterations": ITERATIONS,
-            "interval": INTERVAL,
-            "beep-on-connect": False,
-            "on-connect": self._on_connect,
-            "on-release": self._on_release,
-        }
+        """Poll until asked to stop or to reopen. :raises: whatever the reader fails with."""
+        wanted = nfc.clf.RemoteTarget("106A")
         while not self._ending():
-            self._entered = True
-            if clf.connect(rdwr=options, terminate=self._terminate) is False:
-                raise ReaderGone("the reader reported an I/O error")
+            started = time.monotonic()
+            if not self._poll_once(clf, wanted):
+                return
+            self._polls += 1
+            self.health.polled()
+            period = self.presence.period
+            if self.presence.present is None:
+                period *= random.uniform(1 - EMPTY_SPREAD, 1 + EMPTY_SPREAD)
+            # A plain sleep costs less CPU than an Event's wait; stop() waits one period at most.
+            time.sleep(max(0.0, started + period - time.monotonic()))
+
+    def _poll_once(self, clf: Any, wanted: Any) -> bool:
+        """One poll; False if it was too slow (the reader is to be reopened)."""
+        started = time.monotonic()
+        there = self._still_selected(clf)
+        target = None if there is not None else clf.sense(wanted, iterations=1)
+        took = time.monotonic() - started
+        if there is None and target is None and took > UDP_SILENT and not self._antenna_alive():
+            raise ReaderGone(f"{self.path} stopped answering")  # not the card
+        if took > self.watchdog:
+            # nfcpy #62: polls that slow down over time; a fresh reader polls at full speed.
+            self.health.failed(f"a poll took {took:.1f} s: reopening")
+            self._reopen.set()
+            return False
+        if there is not None:
+            self.presence.seen(there)
+            self._write_while_here(clf, there)
+        else:
+            self._found(clf, target)
+        return True
+
+    def _still_selected(self, clf: Any) -> str | None:
+        """The uid of the card lying here if it answers a READ of its first pages (which hold
+        its uid) where the last poll left it selected: one exchange, not a whole sense."""
+        uid, selected = self.presence.present, self._selected
+        if uid is None or selected is None or selected[0] != uid:
+            return None
+        self._selected = None  # until it answers
+        try:
+            pages = clf.exchange(bytearray(PRESENCE_READ), PRESENCE_TIMEOUT)
+        except nfc.clf.CommunicationError:
+            return None  # gone, or another card: the sense that follows says which
+        if pages is None or len(pages) < 8 or bytes(pages[0:3] + pages[4:8]).hex().upper() != uid:
+            return None
+        self._selected = selected
+        return uid
+
+    def _antenna_alive(self) -> bool:
+        """Whether a simulated antenna's port still answers (hardware: always assumed)."""
+        return not self.path.startswith("udp") or _udp_alive(self.path)
 
     def _ending(self) -> bool:
-        return self._stop.is_set() or self._reopen.is_set() or self._gone
+        return self._stop.is_set() or self._reopen.is_set()
 
-    def _terminate(self) -> bool:
-        """nfcpy asks before each poll round and every 0.1 s in its presence loop."""
-        if self._entered:  # connect() just began: no poll has completed yet
-            self._entered = False
-            return self._ending()
-        now = time.monotonic()
-        quiet, self._last_poll = now - self._last_poll, now
-        self._rounds += 1
-        self.health.polled()
-        if self._tag is not None:
-            self._write_pending(self._tag)
-        elif quiet > self.watchdog:
-            # nfcpy #62: polls that slow down over time; a fresh reader polls at full speed.
-            self.health.failed(f"a poll took {quiet:.1f} s: reopening")
-            self._reopen.set()
-        elif self.path.startswith("udp") and quiet > 0.8:
-            # A simulated antenna answers an empty poll at once; a poll that waited for
-            # nfcpy's 1 s timeout means the antenna's port is gone.
-            self._gone = not _udp_alive(self.path)
-        if self._unsure and self._present is not None and not self._gone:
-            # The first poll after reopening found nothing: the card went while we were away.
-            self._unsure = False
-            self._report_left(self._present)
-        return self._ending()
+    def _found(self, clf: Any, target: Any) -> None:
+        """What a sense found: nothing, the card already here, or a new card (read now)."""
+        uid = _uid(target)
+        # A Type 2 tag with a 7-byte uid stays selected: the next poll may just READ it.
+        selectable = uid is not None and len(uid) == 14 and target.sel_res[0] & 0x60 == 0
+        self._selected = (uid, target) if selectable and uid is not None else None
+        if uid is None:
+            self._deliver(self.presence.missed(self.clock()))
+        elif not self.presence.is_new(uid):
+            self.presence.seen(uid)
+            self._write_while_here(clf, uid)
+        else:
+            tag = nfc.tag.activate(clf, target)
+            activated = self.clock()
+            if tag is None:  # lifted as it landed, or sliding: the next poll tries again
+                self._selected = None
+                self._deliver(self.presence.unreadable(uid, activated))
+                return
+            self._write_pending(tag, arriving=True)
+            card = _card_id(tag)
+            self._deliver(self.presence.read(uid, card, self.clock(), activated))
 
-    def _on_connect(self, tag: Any) -> bool:
-        started = time.perf_counter()
-        uid = bytes(tag.identifier).hex().upper()
-        self._write_pending(tag, arriving=True)
-        self._tag = tag
-        if self._unsure:
-            self._unsure = False
-            if uid == self._present:
-                return True  # the same card, still there: nothing happened
-            if self._present is not None:
-                self._report_left(self._present)
-        self._present = uid
-        self.health.read()
-        self.sink(TagRead(self.zone, uid, "arrived", self.clock(), _card_id(tag)))
-        self.connect_ms.append((time.perf_counter() - started) * 1000)
-        return True
+    def _write_while_here(self, clf: Any, uid: str) -> None:
+        """A write asked for while the card lies here (enrolment from the tablet)."""
+        if self._pending_write(uid) is None or self._selected is None:
+            return
+        tag = nfc.tag.activate(clf, self._selected[1])
+        if tag is None:
+            self._selected = None
+        else:
+            self._write_pending(tag)
 
-    def _on_release(self, tag: Any) -> bool:
-        self._tag = None
-        uid = bytes(tag.identifier).hex().upper()
-        if self._ending():
-            return True  # we stopped looking; the card may still be there
-        if self.path.startswith("udp") and not _udp_alive(self.path):
-            self._gone = True  # the antenna went, not the card
-            return True
-        if self._present == uid:
-            self._report_left(uid)
-        return True
+    def _deliver(self, reads: list[TagRead]) -> None:
+        for read in reads:
+            self.health.read()
+            self.sink(read)
 
-    def _report_left(self, uid: str) -> None:
-        self._present = None
-        self.health.read()
-        self.sink(TagRead(self.zone, uid, "left", self.clock()))
+    def _pending_write(self, uid: str) -> str | None:
+        with self._written:
+            return self._writes.get(uid)
 
     def _write_pending(self, tag: Any, *, arriving: bool = False) -> None:
         uid = bytes(tag.identifier).hex().upper()
-        with self._written:
-            card_id = self._writes.get(uid)
+        card_id = self._pending_write(uid)
         if card_id is None and arriving and self.write_on_arrival is not None:
             card_id = self.write_on_arrival(uid)
         if card_id is None:
@@ -252,6 +276,15 @@ class NfcZoneReader(Reader):
             if self._writes.get(uid) == card_id:
                 del self._writes[uid]
             self._written.notify_all()
+
+
+def _uid(target: Any) -> str | None:
+    """The uid a poll found, or None: no card, or a phone offering peer-to-peer (which
+    nfcpy's own loop passes over too)."""
+    if target is None or (target.sel_res and target.sel_res[0] & 0x40):
+        return None
+    identifier = target.sdd_res or target.rid_res
+    return bytes(identifier).hex().upper() if identifier else None
 
 
 def _card_id(tag: Any) -> str | None:

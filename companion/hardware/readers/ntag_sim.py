@@ -6,7 +6,11 @@ is "field off". Each :class:`SimZone` is one UDP port on 127.0.0.1 (one antenna)
 REQA/WUPA, two-level anticollision and SELECT, READ, FAST_READ, GET_VERSION, READ_SIG,
 READ_CNT, WRITE and HLTA like an NTAG21x, and going mute on anything else (as nfcpy expects
 of a Type 2 tag). ``fast_empty`` answers polls of an empty antenna (and 106B/212F polls) with
-``RFOFF`` at once, as real hardware answers "no target" in milliseconds.
+``RFOFF`` at once, as real hardware answers "no target" in milliseconds; so it does an
+anticollision step no card answers (the card was lifted or swapped mid-poll, so the step
+comes out of turn, or a SELECT names a card that was swapped for another: nfcpy re-selects a
+tag by its uid while activating it), where nfcpy's udp driver would otherwise wait 0.5 s for
+each step.
 """
 
 from __future__ import annotations
@@ -210,8 +214,9 @@ class SimZone:
                 return b"RFOFF" if self.fast_empty else None  # no card answers this poll
             self._state = "ready1"
             return bytes.fromhex("4400")
+        no_target = b"RFOFF" if self.fast_empty else None
         if card is None:
-            return None
+            return no_target if frame[:1] in (b"\x93", b"\x95") else None
         memory, state = card.memory, self._state
         cascade1 = b"\x88" + bytes(memory[0:4])  # cascade tag, uid0-2, BCC0
         if frame == b"\x93\x20" and state == "ready1":
@@ -220,14 +225,19 @@ class SimZone:
             if frame[2:7] == cascade1:
                 self._state = "ready2"
                 return b"\x04"
-            return None
+            self._state = "idle"
+            return no_target  # a SELECT of another card: none answers
         if frame == b"\x95\x20" and state == "ready2":
             return bytes(memory[4:9])
         if frame[:2] == b"\x95\x70" and state == "ready2":
             if frame[2:7] == bytes(memory[4:9]):
                 self._state = "active"
                 return b"\x00"
-            return None
+            self._state = "idle"
+            return no_target
+        if frame[:1] in (b"\x93", b"\x95"):  # a step out of turn: the card was swapped mid-poll
+            self._state = "idle"
+            return no_target
         if state != "active":
             return None
         if frame[:1] == b"\x50":  # HLTA: only a WUPA (or the field going off) wakes it

@@ -4,6 +4,9 @@ own times.
 * **Dwell.** A card counts once it has been present at a zone for :data:`MIN_DWELL` seconds in
   total, however the reads flickered on the way (a tag at an antenna's edge flaps in and out
   many times a second); a card only brushed past a zone does not count.
+  A stay a reader reports with no length (arriving and leaving at one instant: it knows the
+  card was there, not for how long, e.g. one swapped away before it could be read) counts: the
+  reader has told it from a brush already.
 * **The same visit.** A card back at the zone it counted at after losing the read for up to
   :data:`SAME_VISIT` seconds is the same tap (an RF drop-out, a card picked up to be read and
   put back), never a second play.
@@ -150,8 +153,12 @@ class TapFilter:
         if visit is None or visit.since is None:
             return []
         outputs = self.poll(now)  # a dwell reached just before it left still counts
+        unmeasured = visit.dwelt == 0.0 and now == visit.since
         visit.dwelt += now - visit.since
         visit.since, visit.left = None, now
+        if unmeasured and not visit.counted and uid not in self._conflicts:
+            visit.dwelt = self.min_dwell  # the reader vouches for it (see the module docstring)
+            outputs += self._count(uid, zone, now)
         conflict = self._conflicts.get(uid)
         if conflict is None:
             return outputs

@@ -28,17 +28,29 @@ export class ApiError extends Error {
   }
 }
 
+const UNREACHABLE =
+  "The table did not answer: is it switched on, and is this tablet on its network?";
+
+// fetch, with a network failure said in words (the browser only says "Failed to fetch").
+async function request(path, options) {
+  try {
+    return await fetch(path, options);
+  } catch {
+    throw new ApiError(0, UNREACHABLE);
+  }
+}
+
 // The token goes with reads too: a tag's card (and the simulator's face-down cards) are
 // shown only to a tablet that has it.
 export async function getJSON(path) {
   const headers = { Accept: "application/json" };
   if (token()) headers["X-Companion-Token"] = token();
-  const response = await fetch(path, { headers });
+  const response = await request(path, { headers });
   return answer(response);
 }
 
 export async function post(path, body = {}) {
-  const response = await fetch(path, {
+  const response = await request(path, {
     method: "POST",
     headers: { "Content-Type": "application/json", "X-Companion-Token": token() },
     body: JSON.stringify(body),
@@ -64,15 +76,37 @@ async function answer(response) {
   return body;
 }
 
-// A message at the bottom of the screen; errors stay until tapped.
-export function say(text, kind = "info") {
+// A message at the bottom of the screen; errors stay until tapped. ``action`` adds a button
+// ({label, run}) and keeps the message up longer (an undo toast's Redo).
+export function say(text, kind = "info", action = null) {
   const box = $("#messages");
-  if (!box) return;
-  const item = h(`div.toast.${kind}`, { role: kind === "error" ? "alert" : "status" }, text);
+  if (!box) return null;
+  const button = action
+    ? h("button.choice.toast-action", {
+        onclick: (event) => {
+          event.stopPropagation();
+          item.remove();
+          action.run(event.currentTarget);
+        },
+      }, action.label)
+    : null;
+  const item = h(`div.toast.${kind}`, { role: kind === "error" ? "alert" : "status" },
+    h("span.toast-text", text), button);
   item.addEventListener("click", () => item.remove());
   box.append(item);
-  if (kind !== "error") setTimeout(() => item.remove(), 4000);
+  if (kind !== "error") setTimeout(() => item.remove(), action ? 10000 : 4000);
   while (box.children.length > 3) box.firstChild.remove();
+  return item;
+}
+
+// While the table is out of reach: a banner, and every control of the page inert (nothing
+// can be pressed that would fail), until the stream is back.
+export function setOffline(offline) {
+  const banner = $("#offline");
+  if (banner) banner.hidden = !offline;
+  if (offline) document.body.dataset.offline = "1";
+  else delete document.body.dataset.offline;
+  for (const region of document.querySelectorAll("main, header.bar, dialog")) region.inert = offline;
 }
 
 // Run a request from a button: the button is busy meanwhile, a refusal is said in words.

@@ -1,20 +1,53 @@
-// One panel per base: the counted total against the breakpoint, each player's power, the
-// cards on it, and what it would give if it scored now.
+// One panel per base: the counted total against the breakpoint (and how much more it needs
+// when that is within reach), each player's power, the cards on it with their players'
+// initials, and what it would give if it scored now.
 import { h } from "./dom.js";
 import { cardName, cards } from "./api.js";
 
-export function basePanels(payload, onCard, onBase) {
+// "within reach": this many power or less, or a fifth of the breakpoint on big bases
+const REACH_POWER = 3;
+const REACH_SHARE = 0.2;
+
+export function basePanels(payload, onCard, onBase, onScore) {
   const { state, colours } = payload;
   if (!state.bases.length) {
     return [h("p.empty", "No base in play yet: tap a base card on a base zone.")];
   }
-  return state.bases.map((base) => basePanel(base, colours, onCard, onBase));
+  const marks = initials(state.players.map((p) => p.name));
+  const scoring = state.bases.some((b) => b.scoring) || state.winners.length > 0;
+  return state.bases.map((base) => basePanel(base, { colours, marks, scoring }, onCard, onBase, onScore));
 }
 
-function basePanel(base, colours, onCard, onBase) {
+// Each player's shortest name start that no other player's name shares ("A", or "An" and
+// "Ab" for Ann and Abe): shown next to their cards, so colour is never the only sign.
+export function initials(names) {
+  const marks = {};
+  for (const name of names) {
+    let length = 1;
+    const clash = (n) => names.some((o) => o !== name && o.slice(0, n).toLowerCase() === name.slice(0, n).toLowerCase());
+    while (length < name.length && clash(length)) length += 1;
+    marks[name] = name.slice(0, length);
+  }
+  return marks;
+}
+
+export function needsMore(base) {
+  const gap = base.breakpoint - base.total;
+  if (base.ready || gap <= 0) return null;
+  return gap <= Math.max(REACH_POWER, Math.floor(base.breakpoint * REACH_SHARE)) ? gap : null;
+}
+
+function basePanel(base, seen, onCard, onBase, onScore) {
+  const { colours } = seen;
   const share = base.breakpoint > 0 ? Math.min(1, base.total / base.breakpoint) : 1;
   const monsterPart = base.breakpoint - base.printed_breakpoint;
-  const status = base.scoring ? "scoring" : base.ready ? "ready" : "";
+  const close = needsMore(base);
+  const status = base.scoring ? "scoring" : base.ready ? "ready" : close ? "close" : "";
+  const badge = {
+    scoring: "Scoring",
+    ready: "Ready to score",
+    close: `Needs ${close} more`,
+  }[status];
   return h(
     `article.base${status ? "." + status : ""}`,
     { dataset: { zone: base.zone }, "aria-label": cardName(base.card) },
@@ -22,7 +55,10 @@ function basePanel(base, colours, onCard, onBase) {
       "header",
       h("button.base-name", { onclick: () => onBase(base) }, cardName(base.card)),
       h("span.zone", base.zone),
-      status ? h(`span.badge.${status}`, status === "scoring" ? "Scoring" : "Ready to score") : null
+      badge ? h(`span.badge.${status}`, badge) : null,
+      status === "ready" && !seen.scoring
+        ? h("button.choice.score-now", { onclick: (e) => onScore(base, e.currentTarget) }, "Score it")
+        : null
     ),
     h(
       "div.total-line",
@@ -48,16 +84,23 @@ function basePanel(base, colours, onCard, onBase) {
       ? h("p.hint", `Tap ${base.monsters_to_place} more monster(s) on this base`)
       : null,
     h("ul.cards", [
-      ...base.minions.map((m) => cardItem(m, colours, onCard, base)),
-      ...base.monsters.map((m) => cardItem(m, colours, onCard, base, true)),
-      ...base.actions.map((a) => actionItem(a, colours)),
+      ...base.minions.map((m) => cardItem(m, seen, onCard, base)),
+      ...base.monsters.map((m) => cardItem(m, seen, onCard, base, true)),
+      ...base.actions.map((a) => actionItem(a, seen)),
     ]),
     buriedLine(base, colours),
     preview(base)
   );
 }
 
-function cardItem(minion, colours, onCard, base, monster = false) {
+// Who a card is for: a chip with the player's initials in their colour (nobody's: no chip).
+function mark(who, seen) {
+  if (!who) return null;
+  return h("span.mark", { style: { borderColor: seen.colours[who] || "#888" }, title: who, dataset: { player: who } },
+    seen.marks[who] || who.slice(0, 1));
+}
+
+function cardItem(minion, seen, onCard, base, monster = false) {
   const who = minion.controller;
   const facts = cardFacts(minion.card);
   return h(
@@ -66,23 +109,26 @@ function cardItem(minion, colours, onCard, base, monster = false) {
       "button.card" + (minion.counted === false ? ".not-counted" : "") + (monster ? ".monster" : ""),
       {
         onclick: () => onCard(minion, base),
-        style: { borderLeftColor: who ? colours[who] || "#888" : "#555" },
+        style: { borderLeftColor: who ? seen.colours[who] || "#888" : "#555" },
         dataset: { tag: minion.tag },
       },
-      h("span.card-name", cardName(minion.card)),
-      monster ? h("span.tag-note", `monster${facts && facts.treasures ? ` · ${facts.treasures} treasure` : ""}${who ? " · " + who : ""}`) : null,
+      mark(who, seen),
+      h("span.card-main",
+        h("span.card-name", cardName(minion.card)),
+        monster ? h("span.tag-note", `monster${facts && facts.treasures ? ` · ${facts.treasures} treasure` : ""}`) : null,
+        minion.actions.length ? h("span.tag-note", `with ${minion.actions.map((a) => cardName(a.card)).join(", ")}`) : null),
       minion.counters ? h("span.counter-badge", `+${minion.counters}`) : null,
-      minion.actions.length ? h("span.tag-note", minion.actions.map((a) => cardName(a.card)).join(", ")) : null,
       h("span.card-power", String(minion.power))
     )
   );
 }
 
-function actionItem(action, colours) {
+function actionItem(action, seen) {
   return h(
     "li.action",
-    { style: { borderLeftColor: colours[action.controller] || "#555" } },
-    h("span.card-name", cardName(action.card)),
+    { style: { borderLeftColor: seen.colours[action.controller] || "#555" } },
+    mark(action.controller, seen),
+    h("span.card-main", h("span.card-name", cardName(action.card))),
     h("span.tag-note", "action")
   );
 }

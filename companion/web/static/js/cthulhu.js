@@ -64,6 +64,8 @@ function runningPanel(state, send) {
   return h(
     "section.prompt.running",
     h("p.message", `${running.players.join(" and ")} must run away: roll a die`),
+    (running.bad_stuff || []).map((bad) =>
+      h("p.bad-stuff", h("strong", `Bad Stuff of ${cardName(bad.card)}: `), bad.text)),
     running.players.map((name) =>
       h("div.roll", { dataset: { player: name } },
         h("span", `${name} escapes on ${running.needs[name]} or more:`),

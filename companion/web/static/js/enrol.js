@@ -12,7 +12,10 @@ const players = state.state ? state.state.players : [];  // none before the firs
 $("#bulk-owner").append(...players.map((p) => h("option", { value: p.name }, p.name)));
 fill($("#bulk-zone"), readers.map((r) => h("option", { value: r.zone }, r.zone)));
 const sorted = [...all.values()].sort((a, b) => a.name.localeCompare(b.name));
-fill($("#bind-card"), sorted.map((c) => h("option", { value: c.id }, `${c.name} (${c.set}${c.faction ? ", " + c.faction.split("/").pop() : ""})`)));
+const factionNames = new Map(factions.map((f) => [f.id, f.name]));
+const setNames = new Map([...factions.map((f) => [f.set, f.set_name]), ["munchkin-cthulhu", "Munchkin Cthulhu"]]);
+const from = (c) => [factionNames.get(c.faction), setNames.get(c.set) || c.set].filter(Boolean).join(", ");
+fill($("#bind-card"), sorted.map((c) => h("option", { value: c.id }, `${c.name} (${from(c)})`)));
 
 let polling = null;
 async function showEnrolment() {

@@ -3,8 +3,12 @@ import { h, fill, $ } from "./dom.js";
 import { start, getJSON, cards, cardName, say } from "./api.js";
 
 start();
-await cards();
-const factionName = (id) => id.split("/").pop().replace(/-/g, " ");
+const [, { factions }] = await Promise.all([cards(), getJSON("/api/factions")]);
+const factionNames = new Map(factions.map((f) => [f.id, f.name]));
+// A faction by its printed name ("Orcs"); an id we do not know, spelled out from its slug.
+const factionName = (id) => factionNames.get(id) || id.split("/").pop().replace(/-/g, " ");
+// "Ann (Orcs + Elves)"; just "Ann" in a game without factions (Munchkin Cthulhu).
+const seat = (player, chosen) => (chosen && chosen.length ? `${player} (${chosen.map(factionName).join(" + ")})` : player);
 const when = (seconds) => new Date(seconds * 1000).toLocaleString();
 
 async function listGames() {
@@ -14,18 +18,21 @@ async function listGames() {
     h("thead", h("tr", h("th", "#"), h("th", "Started"), h("th", "Players and factions"), h("th", "Result"))),
     h("tbody", games.length ? games.map((g) =>
       h("tr",
-        h("td", h("a", { href: `/history/${g.id}` }, String(g.id))),
-        h("td", when(g.started)),
-        h("td", g.players.map((p) => `${p} (${(g.factions[p] || []).map(factionName).join(" + ")})`).join(", ")),
-        h("td", g.current ? "playing now" : g.winners.length ? `${g.winners.join(" and ")} won` : "not finished"))) :
+        h("td", { "data-label": "#" }, h("a", { href: `/history/${g.id}` }, String(g.id))),
+        h("td", { "data-label": "Started" }, when(g.started)),
+        h("td", { "data-label": g.game === "munchkin-cthulhu" ? "Munchkin Cthulhu" : "Players" },
+          g.players.map((p) => seat(p, g.factions[p])).join(", ")),
+        h("td", { "data-label": "Result" }, g.current ? "playing now" : g.winners.length ? `${g.winners.join(" and ")} won` : "not finished"))) :
       h("tr", h("td", "No games yet.")))
   );
   fill(
     $("#pairs"),
     h("thead", h("tr", h("th", "Factions"), h("th.num", "Games"), h("th.num", "Wins"), h("th.num", "Win rate"))),
     h("tbody", pairs.length ? pairs.map((row) =>
-      h("tr", h("td", row.factions.map(factionName).join(" + ")), h("td.num", String(row.games)),
-        h("td.num", String(row.wins)), h("td.num", `${Math.round(row.win_rate * 100)}%`))) :
+      h("tr", h("td", { "data-label": "Factions" }, row.factions.map(factionName).join(" + ")),
+        h("td.num", { "data-label": "Games" }, String(row.games)),
+        h("td.num", { "data-label": "Wins" }, String(row.wins)),
+        h("td.num", { "data-label": "Win rate" }, `${Math.round(row.win_rate * 100)}%`))) :
       h("tr", h("td", "Finish a game to see win rates.")))
   );
 }

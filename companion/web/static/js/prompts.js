@@ -1,36 +1,57 @@
-// What the table needs from people now, each answerable with one tap: the game's end,
-// the tracker's questions, a base scoring, bases ready to score, treasures to deal.
+// What the table needs from people now, as a tray rather than a wall: the prompt due now on
+// top, how many others wait (tap to see them), and every pending treasure deal as a compact
+// strip saying who picks. Each is answerable with one tap.
 import { h } from "./dom.js";
 import { cardName } from "./api.js";
 import { oopsPrompts } from "./oops.js";
 
-export function promptCards(payload, send, enrolTag) {
+// The tray's parts: [the prompt due now, the "N more" switch, the others if shown, deals].
+export function promptTray(payload, send, enrolTag, shown) {
+  const items = dueNow(payload, send, enrolTag);
+  const strip = dealStrip(payload.state, send);
+  const [now, ...later] = items;
+  if (now) now.classList.add("now");
+  const more = later.length
+    ? h("button.quiet.more-prompts#more-prompts",
+        { "aria-expanded": shown.open ? "true" : "false",
+          onclick: () => { shown.open = !shown.open; shown.redraw(); } },
+        shown.open ? "Show only the first" : `${later.length} more waiting`)
+    : null;
+  return [now || null, more, shown.open ? later : null, strip];
+}
+
+// Everything waiting, the one due now first: the game's end, a base being scored, a duel on,
+// the tap the tracker waits for, the physical truth to fix (it changes the counts), the
+// newest question, the monsters to place, the bases ready to score.
+function dueNow(payload, send, enrolTag) {
   const { state } = payload;
-  const found = [];
-  if (state.winners.length) found.push(gameOver(state));
-  for (const prompt of state.prompts) found.push(trackerPrompt(prompt, send, enrolTag));
-  if (state.pending) {
-    found.push(
-      h("section.prompt.info", h("p.message", `Tap the minion that ${cardName(state.pending.card)} goes on (at ${state.pending.zone})`))
-    );
-  }
-  for (const base of (state.bases || []).filter((b) => b.monsters_to_place > 0)) {
-    found.push(
-      h("section.prompt.monsters", { dataset: { zone: base.zone } },
-        h("p.message", `${cardName(base.card)} needs its monsters: draw ${base.monsters_to_place} and tap them on ${base.zone}`))
-    );
-  }
+  if (state.winners.length) return [gameOver(state)];
   const bases = state.bases || [];
   const scoring = bases.find((b) => b.scoring);
-  if (scoring) found.push(scoringNow(scoring, send));
-  else if (!state.winners.length) {
-    const ready = bases.filter((b) => b.ready);
-    if (ready.length) found.push(readyToScore(ready, state.current_player, send));
-  }
-  if (state.deals && state.deals.length) found.push(deal(state.deals[0], state.deals.length, send));
+  const found = scoring ? [scoringNow(scoring, send)] : [];
   found.push(...oopsPrompts(state, payload.colours, send));
+  if (state.pending) {
+    found.push(h("section.prompt.info",
+      h("p.message", `Tap the minion that ${cardName(state.pending.card)} goes on (at ${baseName(state, state.pending.zone)})`)));
+  }
+  const waiting = (p) => p.moment && p.moment.turn === null && p.moment.card === null && p.moment.base === null;
+  const asked = [...state.prompts].reverse();
+  for (const prompt of [...asked.filter(waiting), ...asked.filter((p) => !waiting(p))]) {
+    found.push(trackerPrompt(prompt, send, enrolTag));
+  }
+  for (const base of bases.filter((b) => b.monsters_to_place > 0)) {
+    found.push(h("section.prompt.monsters", { dataset: { zone: base.zone } },
+      h("p.message", `${cardName(base.card)} needs its monsters: draw ${base.monsters_to_place} and tap them on ${base.zone}`)));
+  }
+  const ready = bases.filter((b) => b.ready && !b.scoring);
+  if (!scoring && ready.length) found.push(readyToScore(ready, state.current_player, send));
   return found;
 }
+
+const baseName = (state, zone) => {
+  const base = (state.bases || []).find((b) => b.zone === zone);
+  return base ? cardName(base.card) : zone;
+};
 
 function gameOver(state) {
   const score = (p) => (p.level !== undefined ? p.level : p.final_vp);
@@ -58,7 +79,7 @@ function trackerPrompt(prompt, send, enrolTag) {
     `section.prompt.${prompt.kind}`,
     { dataset: { prompt: prompt.id } },
     h("p.message", prompt.message),
-    prompt.left ? h("p.detail", `${prompt.left} more to choose`) : null,
+    prompt.left && prompt.left > 1 ? h("p.detail", `${prompt.left} more to choose`) : null,
     h("div.options", buttons)
   );
 }
@@ -82,38 +103,36 @@ function readyToScore(ready, player, send) {
   return h(
     "section.prompt.ready",
     h("p.message", message),
-    h(
-      "div.options",
+    h("div.options",
       ready.map((base) =>
         h("button.choice", { onclick: (e) => send({ input: "score", zone: base.zone }, e.currentTarget) },
-          `Score ${cardName(base.card)}`)
-      )
-    )
+          `Score ${cardName(base.card)}`)))
   );
 }
 
-function deal(current, open, send) {
-  const more = open > 1 ? ` (${open - 1} more deal(s) after this)` : "";
-  if (current.kind === "draw") {
-    return h(
-      "section.prompt.deal",
-      h("p.message", `${current.next} draws ${current.count} treasure(s) for destroying ${cardName(current.card)}${more}`),
-      h("div.options", h("button.choice", { onclick: (e) => send({ input: "dealt", all: true }, e.currentTarget) }, "Done"))
-    );
+// Every pending deal in one strip, oldest first: what it is for, who picks now, and the
+// buttons to say a treasure was taken (any deal, not only the oldest: a draft need not wait
+// behind a monster's draw).
+function dealStrip(state, send) {
+  const deals = state.deals || [];
+  if (!deals.length) return null;
+  return h("section.deals", { "aria-label": "Treasures to deal" },
+    h("span.deals-title", deals.length === 1 ? "Treasure to deal" : `${deals.length} treasure deals`),
+    deals.map((deal, index) => dealChip(deal, index, send)));
+}
+
+function dealChip(deal, index, send) {
+  const what = cardName(deal.card);
+  const dealt = (all) => (e) => send({ input: "dealt", deal: index, ...(all ? { all: true } : {}) }, e.currentTarget);
+  if (deal.kind === "draw") {
+    return h("div.deal.draw", { dataset: { deal: index } },
+      h("span.deal-what", `${deal.next} draws ${deal.count} for ${what}`),
+      h("button.choice", { onclick: dealt(true) }, "Drawn"));
   }
-  return h(
-    "section.prompt.deal",
-    h("p.message", `Reveal ${current.count} treasure(s) from ${cardName(current.card)}: ${current.next} picks now${more}`),
-    h(
-      "ol.draft",
-      current.order.map((who, i) =>
-        h(i < current.taken ? "li.done" : i === current.taken ? "li.now" : "li", who)
-      )
-    ),
-    h(
-      "div.options",
-      h("button.choice", { onclick: (e) => send({ input: "dealt" }, e.currentTarget) }, `${current.next} took one`),
-      h("button.quiet", { onclick: (e) => send({ input: "dealt", all: true }, e.currentTarget) }, "All dealt")
-    )
-  );
+  return h("div.deal.draft", { dataset: { deal: index } },
+    h("span.deal-what", `${what}:`),
+    h("ol.draft", deal.order.map((who, i) =>
+      h(i < deal.taken ? "li.done" : i === deal.taken ? "li.now" : "li", who))),
+    h("button.choice", { onclick: dealt(false) }, `${deal.next} took one`),
+    h("button.quiet", { onclick: dealt(true) }, "All dealt"));
 }

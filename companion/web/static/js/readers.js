@@ -22,14 +22,14 @@ async function refresh() {
       h("th.num", "Errors"), h("th.num", "Reopens"), h("th", "Last error"), h("th", ""))),
     h("tbody", readers.map((r) =>
       h("tr", { dataset: { zone: r.zone } },
-        h("td", h("strong", r.zone)),
-        h("td", { class: GOOD.has(r.state) ? "health-ok" : r.state === "starting" ? "health-warn" : "health-bad" }, r.state),
-        h("td", ago(r.last_read, now)),
-        h("td.num", String(r.reads_per_minute)),
-        h("td.num", String(r.errors)),
-        h("td.num", String(r.reopens)),
-        h("td", r.last_error || "—"),
-        h("td", h("button.quiet", { onclick: (e) => act(e.currentTarget, async () => {
+        h("td", { "data-label": "Zone" }, h("strong", r.zone)),
+        h("td", { "data-label": "State", class: GOOD.has(r.state) ? "health-ok" : r.state === "starting" ? "health-warn" : "health-bad" }, r.state),
+        h("td", { "data-label": "Last card" }, ago(r.last_read, now)),
+        h("td.num", { "data-label": "Reads/min" }, String(r.reads_per_minute)),
+        h("td.num", { "data-label": "Errors" }, String(r.errors)),
+        h("td.num", { "data-label": "Reopens" }, String(r.reopens)),
+        h("td", { "data-label": "Last error" }, r.last_error || "—"),
+        h("td", { "data-label": "" }, h("button.quiet", { onclick: (e) => act(e.currentTarget, async () => {
           await post(`/api/readers/${encodeURIComponent(r.zone)}/reopen`);
           say(`Reopened the reader of ${r.zone}`);
           await refresh();

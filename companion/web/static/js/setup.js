@@ -3,13 +3,12 @@ import { h, fill, $ } from "./dom.js";
 import { start, getJSON, post, act, say, cardName, cards } from "./api.js";
 
 start();
-const PALETTE = ["#d62728", "#1f77b4", "#2ca02c", "#ff7f0e"];
-const NAMES = ["Ann", "Ben", "Cat", "Dan"];
+// the table's colour-blind-safe seat colours (companion/web/palette.py)
+const PALETTE = $("#setup").dataset.palette.split(",");
+const NAMES = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay"];
 let seats = 3;
 let game = "smashup";
 const LIMITS = { smashup: [2, 4], "munchkin-cthulhu": [3, 6] };
-PALETTE.push("#9467bd", "#8c564b");
-NAMES.push("Eve", "Fay");
 const [{ factions, printings }, { readers }, league] = await Promise.all([
   getJSON("/api/factions"), getJSON("/api/readers"), getJSON("/api/league"),
 ]);
@@ -116,12 +115,32 @@ fill($("#printings"), Object.entries(printings || {}).map(([set, offer]) =>
 const chosenPrintings = () => Object.fromEntries([...document.querySelectorAll("select.printing")]
   .map((s) => [s.dataset.set, s.value]).filter(([, name]) => name !== "errata"));
 
+
+// The rulebook plays one base more than players. A table with fewer base zones plays with
+// as many bases as it has zones, and says so; a table without base zones (a Munchkin Cthulhu
+// table: seats and pads) cannot play Smash Up at all.
+const MAX_BASES = 5;
 function renderZones() {
-  const bases = readers.filter((r) => r.zone.startsWith("base-")).length;
+  const zones = readers.filter((r) => /^base-\d+$/.test(r.zone)).map((r) => r.zone);
+  const bases = Math.min(zones.length, MAX_BASES);
+  const wanted = seats + 1;
   const select = $("#zones");
   fill(select, Array.from({ length: Math.max(0, bases - 1) }, (_, i) => i + 2).map((n) =>
     h("option", { value: n }, `${n} bases (base-1 … base-${n})`)));
-  select.value = String(Math.min(bases, seats + 1));
+  const usable = bases >= 2;
+  select.disabled = !usable;
+  $("#start").disabled = game === "smashup" && !usable;
+  if (!usable) {
+    const names = readers.map((r) => r.zone).join(", ") || "none";
+    fill($("#zones-note"), `This table has no base zones to play Smash Up on (its readers: ${names}). ` +
+      "Smash Up needs a reader under each base in play, named base-1, base-2 …; Munchkin Cthulhu can be played here.");
+    return;
+  }
+  select.value = String(Math.min(bases, wanted));
+  fill($("#zones-note"), bases >= wanted
+    ? `${seats} players play with ${wanted} bases: one more than players, as the rulebook says.`
+    : `The rulebook plays ${seats} players with ${wanted} bases, but this table has ${bases} base zones: ` +
+      `play with ${bases} bases (a base in play needs a reader under it), or add readers for more.`);
 }
 
 async function startGame(button) {
@@ -152,7 +171,8 @@ async function startGame(button) {
     fill(
       box,
       h("h2", `Game ${started.game_id} started`),
-      h("p", `Shuffle these ${started.base_deck.length} bases into the base deck and deal ${players.length + 1} face up:`),
+      h("p", `Shuffle these ${started.base_deck.length} bases into the base deck and deal ` +
+        `${started.zones.filter((z) => z.startsWith("base-")).length} face up, one on each base zone:`),
       h("p.detail", started.base_deck.map(cardName).join(", ")),
       h("div.options", h("a.choice", { href: "/" }, h("button.choice", "Go to the table")))
     );

@@ -3,6 +3,7 @@
 import { h, fill, $ } from "./dom.js";
 import { cardName, cards, getJSON, post, act, say } from "./api.js";
 import { buryChoices, duelChoices } from "./oops.js";
+import { offerUndo } from "./undo.js";
 
 export function openSheet(title, ...body) {
   const dialog = $("#sheet");
@@ -22,6 +23,14 @@ export function close() {
 // send(line, button) submits a tape line; the sheet closes once the table took it.
 const doing = (send, line) => async (event) => {
   if (await send(line, event.currentTarget)) close();
+};
+
+// A correction that takes something off the table acts at once and offers to undo it.
+const removing = (send, line, said) => async (event) => {
+  if (await send(line, event.currentTarget)) {
+    close();
+    offerUndo(said);
+  }
 };
 
 export function cardSheet(card, base, payload, send) {
@@ -49,7 +58,7 @@ export function cardSheet(card, base, payload, send) {
     duelChoices(card, base, state, send, doing),
     h("h3", "Remove"),
     h("div.options",
-      h("button.danger", { onclick: doing(send, { input: "remove", tag: card.tag }) }, "Remove from play"))
+      h("button.danger", { onclick: removing(send, { input: "remove", tag: card.tag }, `Removed ${cardName(card.card)} from play`) }, "Remove from play"))
   );
 }
 
@@ -61,7 +70,7 @@ export function baseSheet(base, payload, send) {
       base.ready && !base.scoring
         ? h("button.choice", { onclick: doing(send, { input: "score", zone: base.zone }) }, "Score it now")
         : null,
-      h("button.danger", { onclick: doing(send, { input: "remove-base", zone: base.zone }) }, "Remove this base")),
+      h("button.danger", { onclick: removing(send, { input: "remove-base", zone: base.zone }, `Removed ${cardName(base.card)} and everything on it`) }, "Remove this base")),
     buryChoices(base, payload.state, send, doing)
   );
 }

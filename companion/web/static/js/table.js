@@ -1,15 +1,20 @@
-// The table screen: prompts first, then the bases, the scoreboard and the last events.
+// The table screen: the prompt tray, then the bases, the scoreboard and the last events.
 import { h, fill, $ } from "./dom.js";
-import { start, cards, post, say, act, ApiError } from "./api.js";
+import { start, cards, post, say, act, setOffline, ApiError } from "./api.js";
 import { follow } from "./live.js";
 import { basePanels } from "./bases.js";
-import { promptCards } from "./prompts.js";
+import { promptTray } from "./prompts.js";
 import { cardSheet, baseSheet, playerSheet, enrolSheet, close, openSheet } from "./sheet.js";
 import { cthulhuBoard, sellSheet } from "./cthulhu.js";
 import { VirtualTable } from "./virtual.js";
+import { installUndo, undo } from "./undo.js";
+import { installScreen, keepAwake } from "./screen.js";
 
 start();
+installScreen();
 let payload = null;
+// whether the prompts waiting behind the one due now are shown (kept across redraws)
+const tray = { open: false, redraw: () => render() };
 let seen = { game: null, version: -1 };
 const virtualTable = new VirtualTable($("#virtual"));
 
@@ -80,14 +85,16 @@ function render() {
   }
   const { state, colours } = payload;
   fill($("#turn"), turnLine(state, colours));
-  fill($("#prompts"), promptCards(payload, send, (prompt) => enrolSheet(prompt, payload, send)));
+  fill($("#prompts"), promptTray(payload, send, (prompt) => enrolSheet(prompt, payload, send), tray));
   const munchkin = state.game === "munchkin-cthulhu";
   document.body.dataset.game = state.game;
+  keepAwake(!state.winners.length);
+  const score = (base, button) => send({ input: "score", zone: base.zone }, button);
   fill(
     $("#bases"),
     munchkin
       ? cthulhuBoard(payload, send, (player) => sellSheet(player, send, openSheet, close))
-      : basePanels(payload, (card, base) => cardSheet(card, base, payload, send), (base) => baseSheet(base, payload, send))
+      : basePanels(payload, (card, base) => cardSheet(card, base, payload, send), (base) => baseSheet(base, payload, send), score)
   );
   fill($("#scores"), scoreboard(state, colours, munchkin));
   fill($("#recent"), recentEvents(payload));
@@ -96,6 +103,7 @@ function render() {
 
 // A table with no game in progress (its first boot): say so, and lead to the New game page.
 function noGame() {
+  keepAwake(false);
   fill($("#turn"), "No game in progress");
   fill($("#prompts"), h("section.no-game#no-game",
     h("h2", "There is no game on this table yet."),
@@ -136,18 +144,22 @@ function recentEvents(current) {
   const items = (current.recent || []).map((item) => h("li", item.text));
   return [
     h("header", h("h2", "Last events"),
-      h("button.quiet#undo", { onclick: (e) => send({ input: "undo" }, e.currentTarget) }, "Undo")),
+      h("button.quiet#undo", { onclick: (e) => undo(e.currentTarget), disabled: !current.undo,
+        title: current.undo ? `Undo: ${current.undo}` : "Nothing to undo" }, "Undo")),
+    current.undo ? h("p.detail.undo-what", `Undo takes back: ${current.undo}`) : null,
     items.length ? h("ol.events", items) : h("p.empty", "Nothing has happened yet."),
   ];
 }
 
 $("#end-turn").addEventListener("click", (e) => send({ input: "end-turn" }, e.currentTarget));
+installUndo(send, () => payload);
 
 function status(word) {
   const dot = $("#connection");
   dot.dataset.status = word;
   dot.title = word === "live" ? "Live" : "Reconnecting…";
-  fill(dot, word === "live" ? "● live" : "● reconnecting");
+  fill(dot, word === "live" ? "● live" : word === "connecting" ? "● connecting" : "● reconnecting");
+  setOffline(word === "reconnecting");
 }
 
 await cards().catch((error) => say(error.message, "error"));

@@ -1,5 +1,6 @@
-// The virtual table of a simulated table: pick a card, tap a zone; the card is put on that
-// zone's simulated reader (the real reader code reads it) and lifted again a moment later.
+// The virtual table of a simulated table: pick a card (find it by name), tap a zone; the card
+// is put on that zone's simulated reader (the real reader code reads it) and lifted again a
+// moment later.
 import { h, fill, $ } from "./dom.js";
 import { getJSON, post, act, say } from "./api.js";
 
@@ -13,6 +14,14 @@ export class VirtualTable {
     this.cards = [];
     this.demo = null;
     this.loadedVersion = null;
+    this.payload = null;
+    // kept across redraws, so typing is never interrupted by a new state
+    this.search = h("input.search#card-search", {
+      type: "search", placeholder: "Find a card by name", "aria-label": "Find a card by name",
+      autocomplete: "off", oninput: () => this.drawCards(),
+    });
+    this.list = h("div.options.card-list");
+    this.head = h("div");
   }
 
   async update(payload) {
@@ -36,17 +45,16 @@ export class VirtualTable {
   }
 
   render(payload) {
+    this.payload = payload;
     const zones = payload.zones || [];
     const players = payload.state.players.map((p) => p.name);
     const owners = [...players, "table", "all"];
     if (this.owner === null || !owners.includes(this.owner)) {
       this.owner = this.cards.some((c) => c.owner) ? payload.state.current_player : "all";
     }
-    const shown = this.cards
-      .filter((c) => this.owner === "all" || (c.owner || "table") === this.owner)
-      .sort((a, b) => a.in_play - b.in_play || (a.name || "").localeCompare(b.name || ""));
+    if (!this.root.contains(this.search)) fill(this.root, this.head, this.search, this.list);
     fill(
-      this.root,
+      this.head,
       h("header",
         h("h2", "Virtual table"),
         this.demo ? this.demoButton() : null),
@@ -55,14 +63,27 @@ export class VirtualTable {
         zones.map((zone) =>
           h("button.zone-button", { dataset: { zone }, disabled: !this.chosen, onclick: (e) => this.place(zone, e.currentTarget) }, zoneLabel(zone, players)))),
       h("div.options.owners",
-        owners.map((o) => h("button.tab" + (o === this.owner ? ".on" : ""), { onclick: () => { this.owner = o; this.render(payload); } }, o))),
-      h("div.options.card-list",
-        shown.map((card) =>
-          h("button.vcard" + (this.chosen && this.chosen.uid === card.uid ? ".on" : ""),
-            { dataset: { uid: card.uid }, style: { borderLeftColor: payload.colours[card.owner] || "#555" },
-              onclick: () => { this.chosen = card; this.render(payload); } },
-            card.name || card.card,
-            card.zone ? h("span.tag-note", ` on ${card.zone}`) : card.in_play ? h("span.tag-note", " in play") : null)))
+        owners.map((o) => h("button.tab" + (o === this.owner ? ".on" : ""), { onclick: () => { this.owner = o; this.render(payload); } }, o)))
+    );
+    this.drawCards();
+  }
+
+  drawCards() {
+    const payload = this.payload;
+    const wanted = this.search.value.trim().toLowerCase();
+    const shown = this.cards
+      .filter((c) => this.owner === "all" || (c.owner || "table") === this.owner)
+      .filter((c) => !wanted || (c.name || c.card).toLowerCase().includes(wanted))
+      .sort((a, b) => a.in_play - b.in_play || (a.name || "").localeCompare(b.name || ""));
+    fill(
+      this.list,
+      shown.length ? shown.map((card) =>
+        h("button.vcard" + (this.chosen && this.chosen.uid === card.uid ? ".on" : ""),
+          { dataset: { uid: card.uid }, style: { borderLeftColor: payload.colours[card.owner] || "#555" },
+            onclick: () => { this.chosen = card; this.render(payload); } },
+          card.name || card.card,
+          card.zone ? h("span.tag-note", ` on ${card.zone}`) : card.in_play ? h("span.tag-note", " in play") : null))
+        : h("p.empty", wanted ? `No card here is called "${this.search.value.trim()}"` : "No cards.")
     );
   }
 

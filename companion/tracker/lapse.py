@@ -1,0 +1,53 @@
+"""Prompts and deals whose moment has passed are withdrawn, each with a ``lapsed`` event.
+
+Run after every step: a turn that ended takes its prompts and treasure deals with it, a card
+leaving play takes the prompts about it, a scored base the prompts about it, and a finished
+game everything (it asks nothing). Prompts about the physical truth wait until answered.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from companion.catalogue.cards import Catalogue
+from companion.rules.game import where_is
+from companion.tape.documents import Event
+from companion.tape.prompts import LAPSE_WORDS, LapseReason, Prompt, withdraw_lapsed
+from companion.tracker.common import event, name_of
+from companion.tracker.state import Deal, Outcome, TrackerState
+
+
+def sweep(outcome: Outcome, catalogue: Catalogue) -> Outcome:
+    """``outcome`` without the prompts and deals that no longer apply, saying so."""
+    state = outcome.state
+    prompts, lapsed = _prompts(state)
+    deals, gone = _deals(state, catalogue)
+    if not lapsed and not gone:
+        return outcome
+    updated = replace(state, prompts=prompts, deals=deals)
+    return Outcome(updated, (*outcome.events, *lapsed, *gone), outcome.changed)
+
+
+def _prompts(state: TrackerState) -> tuple[tuple[Prompt, ...], list[Event]]:
+    table = state.table
+    return withdraw_lapsed(
+        state.prompts,
+        turn=table.turn,
+        over=bool(table.winners),
+        in_play=lambda tag: where_is(table, tag) is not None,
+    )
+
+
+def _deals(state: TrackerState, catalogue: Catalogue) -> tuple[tuple[Deal, ...], list[Event]]:
+    table = state.table
+    over = bool(table.winners)
+    kept: list[Deal] = []
+    gone: list[Event] = []
+    for deal in state.deals:
+        if not over and deal.turn == table.turn:
+            kept.append(deal)
+            continue
+        why: LapseReason = "game-over" if over else "turn-ended"
+        text = f"Treasures for {name_of(catalogue, deal.card)} taken as dealt ({LAPSE_WORDS[why]})"
+        gone.append(event("lapsed", deal=deal.card, kind=deal.kind, why=why, text=text))
+    return tuple(kept), gone

@@ -1,0 +1,92 @@
+"""Every page at a tablet's and a phone's sizes in Debian's Chromium: nothing wider than the
+screen (down to 360 px), the whole navigation in view, no console errors; screenshots of every
+page at 1280x800, 800x1280 and 390x844 land in tests/screenshots/ for people to look at."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from companion.catalogue.cards import Catalogue
+from companion.table.demo import DemoPlayer
+from companion.table.games import DEMO_PLAYERS
+from tests.browser import TOKEN, LiveTable, screenshot
+
+SIZES = [(1280, 800), (800, 1280), (390, 844), (360, 740)]
+PAGES = {
+    "table": "/",
+    "setup": "/setup",
+    "history": "/history",
+    "game": "/history/{game}",
+    "enrol": "/enrol",
+    "readers": "/readers",
+}
+#: what each page shows once it has loaded
+LOADED = {
+    "table": "#connection[data-status=live]",
+    "setup": "body[data-ready]",
+    "history": "#games a",
+    "game": "#scorings tbody tr",
+    "enrol": "#bulk-faction option",
+    "readers": "#reader-list tr[data-zone]",
+}
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory, catalogue: Catalogue) -> Any:
+    """A demo game six turns in."""
+    db = Path(tmp_path_factory.mktemp("screens")) / "table.db"
+    table = LiveTable(db, catalogue, zones=3, players=DEMO_PLAYERS)
+    demo = DemoPlayer(table.service, rng=random.Random(4), direct=True)
+    for line in demo.lines():
+        demo.play(line)
+        if table.live.game.state.table.turn > 6:
+            break
+    yield table
+    table.close()
+
+
+@pytest.mark.parametrize(("width", "height"), SIZES)
+def test_every_page_fits_the_screen(
+    browser: Any, played: LiveTable, width: int, height: int
+) -> None:
+    context = browser.new_context(viewport={"width": width, "height": height})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    try:
+        page.goto(f"{played.url}/?token={TOKEN}")
+        for name, path in PAGES.items():
+            page.goto(played.url + path.format(game=played.live.game_id))
+            expect(page.locator(LOADED[name]).first).to_be_attached()
+            page.wait_for_load_state("networkidle")
+            wider = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+            assert wider <= 0, f"{name} is {wider}px wider than a {width}px screen"
+            last = page.locator("nav.top a").last.bounding_box()
+            assert last is not None and last["x"] + last["width"] <= width, f"{name}: nav cut"
+            if (width, height) != (360, 740):
+                screenshot(page, f"{name}-{width}x{height}")
+        assert errors == []
+    finally:
+        context.close()
+
+
+def test_the_history_chart_is_by_turn_and_fits_a_phone(browser: Any, played: LiveTable) -> None:
+    context = browser.new_context(viewport={"width": 360, "height": 740})
+    page = context.new_page()
+    try:
+        page.goto(f"{played.url}/history/{played.live.game_id}")
+        chart = page.locator("#vp-chart")
+        expect(chart).to_be_visible()
+        box = chart.bounding_box()
+        assert box is not None and box["width"] <= 360
+        svg = page.request.get(f"{played.url}/history/{played.live.game_id}/vp.svg").text()
+        assert ">turn</text>" in svg and "log entries" not in svg
+        assert all(f">{turn}</text>" in svg for turn in range(1, 7))  # a tick under each turn
+    finally:
+        context.close()
