@@ -338,3 +338,9 @@ def test_decoded_lines_are_typed_values() -> None:
     with pytest.raises(ValueError, match="not UTF-8"):
         decode_line(b"\xff")
     assert decode_line(EXAMPLES[-1]) == BoardError(1, "PN532 did not answer", None)  # no "t"
+
+
+def test_board_lines_too_deep_or_not_numbers_are_garbled_not_a_crash() -> None:
+    for raw in (b"[" * 5000 + b"]" * 5000, b'{"v": NaN, "ev": "hello"}', b'{"v": 1e999}'):
+        with pytest.raises(ValueError):
+            decode_line(raw)

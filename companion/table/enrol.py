@@ -3,7 +3,6 @@ faction at a time in printed order, and sharing a tagged deck's bindings as JSON
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -12,6 +11,8 @@ from typing import Any
 from companion.catalogue.cards import Card, Catalogue
 from companion.errors import CompanionError
 from companion.storage.store import EventStore
+from companion.tape.strict import StrictJSONError
+from companion.tape.strict import loads as strict_loads
 
 EXPORT_VERSION = 1
 
@@ -111,8 +112,8 @@ def import_bindings(path: Path, store: EventStore, catalogue: Catalogue) -> tupl
     :raises EnrolError: for a file that is not a bindings file, naming the entry.
     """
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        data = strict_loads(path.read_bytes())
+    except (OSError, StrictJSONError) as exc:
         raise EnrolError(f"{path}: cannot read it as a bindings file: {exc}") from None
     if not isinstance(data, dict) or data.get("bindings") != EXPORT_VERSION:
         raise EnrolError(f'{path}: not a bindings file (it needs "bindings": {EXPORT_VERSION})')

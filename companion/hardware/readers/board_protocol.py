@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import TypeGuard
+from typing import Any, TypeGuard
 
 from companion.hardware.readers.base import ReadKind
 
@@ -67,6 +67,10 @@ class HealthReport:
 BoardLine = Hello | TagEvent | BoardError | HealthReport
 
 
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
 def decode_line(raw: bytes | str) -> BoardLine:
     """One protocol line, checked.
 
@@ -79,8 +83,8 @@ def decode_line(raw: bytes | str) -> BoardLine:
         except UnicodeDecodeError:
             raise ValueError("not UTF-8") from None
     try:
-        data = json.loads(raw)
-    except json.JSONDecodeError:
+        data = json.loads(raw, parse_constant=_no_constant)
+    except (json.JSONDecodeError, RecursionError):  # RecursionError: nested too deep
         raise ValueError(f"not JSON: {raw[:40]!r}") from None
     if not isinstance(data, dict):
         raise ValueError("not a JSON object")
