@@ -103,11 +103,13 @@ def run_load(table: LiveTable, catalogue: Catalogue) -> None:
     for tick in range(ticks):
         due = began + tick / TAPS_PER_SECOND
         time.sleep(max(0.0, due - time.monotonic()))
+        placed: dict[str, float] = {}
         for z, zone in enumerate(ZONES):
             group = groups[(z - tick // ROTATE) % len(ZONES)]
             board.place(zone, group[tick % ROTATE])
-        time.sleep(max(0.0, due + ON_READER - time.monotonic()))
-        for zone in ZONES:
+            placed[zone] = time.monotonic()
+        for zone in ZONES:  # each card lies its time however slowly the others were placed
+            time.sleep(max(0.0, placed[zone] + ON_READER - time.monotonic()))
             board.lift(zone)
     taps = ticks * len(ZONES)
 
