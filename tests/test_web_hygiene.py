@@ -6,6 +6,7 @@ from __future__ import annotations
 import http.client
 import json
 import logging
+import socket
 import threading
 from collections.abc import Iterator
 
@@ -40,10 +41,12 @@ def fetch(
     sent = dict(headers or {})
     if host is not None:
         sent["Host"] = host
-    connection.request(method, path, body=body, headers=sent)
-    answer = connection.getresponse()
-    data = answer.read()
-    connection.close()
+    try:
+        connection.request(method, path, body=body, headers=sent)
+        answer = connection.getresponse()
+        data = answer.read()
+    finally:
+        connection.close()
     return answer.status, {k.lower(): v for k, v in answer.getheaders()}, data
 
 
@@ -70,10 +73,22 @@ def test_a_host_the_table_does_not_serve_is_refused(dashboard: Dashboard) -> Non
 
 
 def test_a_body_over_the_limit_is_refused_with_413(dashboard: Dashboard) -> None:
-    big = b'{"line": {"input": "end-turn"}, "pad": "' + b"x" * (1 << 20) + b'"}'
-    headers = {**AUTH, "Content-Type": "application/json"}
-    status, _, _ = fetch(dashboard.port, "/api/input", method="POST", body=big, headers=headers)
-    assert status == 413
+    """Refused from its declared length, before a byte of it is read (a client still sending a
+    megabyte would only meet a closed socket)."""
+    token = AUTH["X-Companion-Token"]
+    head = (
+        "POST /api/input HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+        f"X-Companion-Token: {token}\r\nContent-Length: {1 << 20}\r\nConnection: close\r\n\r\n"
+    )
+    with socket.create_connection(("127.0.0.1", dashboard.port), timeout=10) as client:
+        client.sendall(head.encode())
+        answer = b""
+        while b"\r\n" not in answer:
+            chunk = client.recv(4096)
+            if not chunk:
+                break
+            answer += chunk
+    assert answer.split(b"\r\n", 1)[0].split()[1] == b"413"
 
 
 def test_the_token_of_a_qr_address_is_in_no_log(
