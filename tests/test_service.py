@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 import pytest
@@ -40,7 +40,7 @@ class Recorder:
     def failed(self) -> None:
         self.sounds.append("failed")
 
-    def show(self, document: dict[str, Any]) -> None:
+    def show(self, document: Mapping[str, Any]) -> None:
         self.shown += 1
 
     def pairing(self, waiting: bool) -> None:
