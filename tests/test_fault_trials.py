@@ -13,7 +13,6 @@ from __future__ import annotations
 import random
 import threading
 import time
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,12 +20,11 @@ import pytest
 
 from companion.catalogue.cards import Catalogue
 from companion.errors import StoreError
-from companion.storage.records import Entry
 from companion.storage.session import LiveGame
-from companion.storage.store import EventStore
 from companion.table.service import Change, TableService
 from tests.tapes import HEADER
 from tests.test_service import Recorder, eventually, reader
+from tests.test_supervised_table import FlakyStore
 
 TRIALS = 12
 PLACEMENTS = 14
@@ -34,14 +32,13 @@ BASES = {"B1": "base-1", "B2": "base-2", "B3": "base-3"}
 MINIONS = ["TC", "SL", "BH", "TP", "MT", "FE", "HH"]
 
 
-class RandomlyFailingStore(EventStore):
+class RandomlyFailingStore(FlakyStore):
     """A real store whose writes fail before they touch the file, as a full or failing disk
     makes them: each write with probability ``share``, and then possibly the next few too."""
 
     rng: random.Random
     share = 0.0
     run_left = 0
-    failed = 0
 
     def _fault(self) -> None:
         if self.run_left == 0 and self.rng.random() < self.share:
@@ -50,16 +47,6 @@ class RandomlyFailingStore(EventStore):
             self.run_left -= 1
             self.failed += 1
             raise StoreError(f"{self.name}: disk I/O error (injected)")
-
-    def append_read(
-        self, zone: str, uid: str, kind: str, at: float, detail: dict[str, Any] | None = None
-    ) -> None:
-        self._fault()
-        super().append_read(zone, uid, kind, at, detail)
-
-    def append_many(self, game_id: int, entries: Sequence[Entry] | Any) -> int:
-        self._fault()
-        return super().append_many(game_id, entries)
 
 
 class Clock:
