@@ -54,6 +54,7 @@ def test_a_failing_store_shows_a_banner_until_it_recovers(page: Any, live_table:
     expect(alarm).to_be_visible()
     expect(alarm).to_contain_text("cannot save the game (")
     expect(alarm).to_contain_text("disk I/O error")
+    expect(alarm).to_contain_text("Do not tap again: your taps are kept")
     screenshot(page, "store-failing")
     down.clear()
     expect(alarm).to_be_hidden(timeout=10_000)

@@ -63,15 +63,17 @@ for (const kind of ["pointerup", "pointercancel"]) {
   }, true);
 }
 
-// The game store failing is said at the top of every screen state: taps are not being kept.
+// The game store failing is said at the top of every screen state: nothing new is saved meanwhile.
 function storeAlarm(health) {
   const store = health && health.store;
   const box = $("#store-alarm");
   box.hidden = !store || store.state === "ok";
   if (box.hidden) return;
-  const waiting = store.waiting ? ` ${store.waiting} read(s) are waiting to be stored.` : "";
-  fill(box, `The table cannot save the game (${store.error}). Taps are not counted until it can;`
-    + ` it keeps trying.${waiting} Check the Pi's storage if this stays.`);
+  // Taps are kept, in order, and count once a write goes through: say so, or players tap again.
+  const waiting = store.waiting ? ` ${store.waiting} read(s) are waiting.` : "";
+  fill(box, `The table cannot save the game (${store.error}). Do not tap again: your taps are`
+    + ` kept and count as soon as it can save; it keeps trying.${waiting} Buttons on this page`
+    + ` work again once it can. If this stays, check the Pi's storage.`);
 }
 
 function render() {
