@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from flask.testing import FlaskClient
+from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from companion.catalogue.cards import Catalogue, build_catalogue, load_catalogue
 from companion.storage.session import LiveGame
@@ -97,3 +98,11 @@ def service(catalogue: Catalogue) -> Iterator[TableService]:
 @pytest.fixture
 def client(service: TableService) -> FlaskClient:
     return create_app(service=service, token=TOKEN).test_client()
+
+
+@pytest.fixture
+def factory() -> Iterator[Any]:
+    """gpiozero's mock pins (with PWM, for the buzzer and LEDs), reset after the test."""
+    made = MockFactory(pin_class=MockPWMPin)
+    yield made
+    made.reset()

@@ -79,24 +79,25 @@ def _set_field(rng: random.Random, line: bytes, text: str) -> bytes | None:
     return json.dumps(value).replace(json.dumps(marker), text).encode()
 
 
-def poison_field(rng: random.Random, data: bytes) -> Mutant | None:
+def _field_mutant(
+    rng: random.Random, data: bytes, values: list[str], kind: str, must_refuse: bool
+) -> Mutant | None:
+    """One field of one line set to one of ``values`` (JSON text, written as is)."""
     lines = _lines(data)
     n = rng.randrange(len(lines))
-    changed = _set_field(rng, lines[n], rng.choice(POISON))
+    changed = _set_field(rng, lines[n], rng.choice(values))
     if changed is None:
         return None
     lines[n] = changed
-    return Mutant("poison-field", b"\n".join(lines), True)
+    return Mutant(kind, b"\n".join(lines), must_refuse)
+
+
+def poison_field(rng: random.Random, data: bytes) -> Mutant | None:
+    return _field_mutant(rng, data, POISON, "poison-field", True)
 
 
 def odd_field(rng: random.Random, data: bytes) -> Mutant | None:
-    lines = _lines(data)
-    n = rng.randrange(len(lines))
-    changed = _set_field(rng, lines[n], rng.choice(ODD))
-    if changed is None:
-        return None
-    lines[n] = changed
-    return Mutant("odd-field", b"\n".join(lines), False)
+    return _field_mutant(rng, data, ODD, "odd-field", False)
 
 
 def bad_at(rng: random.Random, data: bytes) -> Mutant | None:

@@ -8,7 +8,6 @@ from typing import Any
 
 import pytest
 from gpiozero import LED, GPIOPinInUse
-from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from companion.hardware.config import TableConfig, load_table_config
 from companion.hardware.feedback import (
@@ -25,13 +24,6 @@ PINS = build_pin_map(
     "test", {"base-1": 17, "base-2": 27, "base-3": 22}, 18, {"end-turn": 23, "undo": 24}
 )
 BEEP = 0.01
-
-
-@pytest.fixture
-def factory() -> Iterator[Any]:
-    factory = MockFactory(pin_class=MockPWMPin)
-    yield factory
-    factory.reset()
 
 
 @pytest.fixture

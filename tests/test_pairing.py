@@ -13,7 +13,6 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 from flask.testing import FlaskClient
-from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from companion.catalogue.cards import Catalogue
 from companion.cli.main import main
@@ -134,13 +133,6 @@ def test_a_table_without_the_button_cannot_pair_this_way() -> None:
 
 
 # At the table: real service, mock GPIO pins, the dashboard
-
-
-@pytest.fixture
-def factory() -> Iterator[Any]:
-    made = MockFactory(pin_class=MockPWMPin)
-    yield made
-    made.reset()
 
 
 @pytest.fixture
