@@ -250,8 +250,7 @@ class TableService(Pipeline):
 
     def store_snapshot(self) -> StoreHealthSnapshot:
         """The store's health, with how much work waits for it."""
-        self.store_health.waiting = len(self._waiting)
-        return self.store_health.snapshot()
+        return self.store_health.snapshot(len(self._waiting))
 
     def start_enrolment(self, zone: str, faction: str, owner: str | None = None) -> str:
         """Taps at ``zone`` now bind the faction's cards in printed order.

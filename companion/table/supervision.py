@@ -51,7 +51,6 @@ class StoreHealth:
         self._faults = 0
         self._last_fault: str | None = None
         self._attempts = 0
-        self.waiting = 0
         #: bumped on every change a viewer should see
         self.generation = 0
 
@@ -88,14 +87,15 @@ class StoreHealth:
             self._last_fault = error
             self.generation += 1
 
-    def snapshot(self) -> StoreHealthSnapshot:
+    def snapshot(self, waiting: int = 0) -> StoreHealthSnapshot:
+        """``waiting``: the reads and lines the table holds for the store (the table knows)."""
         with self._lock:
             return StoreHealthSnapshot(
                 self._state,
                 self._error,
                 self._since,
                 self._failures,
-                self.waiting,
+                waiting,
                 self._faults,
                 self._last_fault,
             )
