@@ -1,6 +1,6 @@
 """The card catalogue: typed card records loaded and validated from the JSON files in ``cards/``.
 
-Ids follow the tape contract (``shared/spec/tape-v1.md``): ``<set>/<slug(name)>``.
+Ids follow the tape contract (``companion/tape/CONTRACT.md``): ``<set>/<slug(name)>``.
 """
 
 from __future__ import annotations

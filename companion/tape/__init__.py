@@ -1,1 +1,1 @@
-"""The tape contract (shared/spec/tape-v1.md): tape lines, prompts, the bundled tapes."""
+"""The tape contract (companion/tape/CONTRACT.md): tape lines, prompts, the bundled tapes."""

@@ -1,4 +1,4 @@
-"""The tape contract's data as types (``shared/spec/tape-v1.md``): tape lines, the events the
+"""The tape contract's data as types (``companion/tape/CONTRACT.md``): tape lines, the events the
 trackers derive from them, prompts, and the state document of ``companion replay --json``.
 
 These are the shapes outside tools rely on, so they are written down once, here, and mypy

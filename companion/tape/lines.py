@@ -1,4 +1,4 @@
-"""Reading tapes (``shared/spec/tape-v1.md``): the header and the event lines, strictly.
+"""Reading tapes (``companion/tape/CONTRACT.md``): the header and the event lines, strictly.
 
 Parsing is pure: text in, typed header and plain event dicts out. Every problem is a
 :class:`TapeError` naming the line; replay stops there and never guesses.
