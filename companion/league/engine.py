@@ -18,11 +18,19 @@ from companion.rules.game import final_vp
 from companion.simulation.plausible import FACTION_POOL, make_header, plausible_lines
 from companion.tape.documents import as_line
 from companion.tape.lines import parse_header
+from companion.tape.strict import StrictJSONError as StrictJSONError
+from companion.tape.strict import loads
 from companion.tracker.game import Game
 
 SMASHUP = "smashup"
 #: a simulated game that trips the simulator is drawn again, at most this many times
 SIMULATION_ATTEMPTS = 20
+
+
+def strict_json(data: bytes) -> Any:
+    """A request body read by the project's one strict JSON reader (the tapes' and the table's
+    requests' limits). :raises StrictJSONError:"""
+    return loads(data)
 
 
 class TapeRefused(CompanionError, ValueError):

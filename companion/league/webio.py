@@ -7,13 +7,13 @@ Keys come as ``Authorization: Bearer <key>``.
 from __future__ import annotations
 
 import json
-import math
 from typing import Any
 
 from flask import current_app, request
 
 from companion.league.admin import TableRow, is_organiser, table_for_key
 from companion.league.database import Pool, using
+from companion.league.engine import StrictJSONError, strict_json
 from companion.league.errors import BadRequest, LeagueError
 
 POOL = "league.pool"
@@ -25,32 +25,16 @@ def pool() -> Pool:
 
 
 def json_body() -> Any:
-    """The request body as JSON. Refuses what PostgreSQL could not keep as it is: NaN and
-    infinite numbers, and NUL characters in text."""
-    raw = request.get_data(cache=False)
+    """The request body as JSON, read by the same strict reader as tapes and the table's
+    requests (no NaN, bounded numbers and nesting, UTF-8). Refuses too what PostgreSQL could
+    not keep as it is: NUL characters in text."""
     try:
-        text = raw.decode("utf-8")
-        body = json.loads(text, parse_constant=_no_constant, parse_float=_finite)
-    except (UnicodeDecodeError, ValueError) as exc:
-        raise BadRequest(f"the body must be JSON in UTF-8 ({_reason(exc)})") from None
+        body = strict_json(request.get_data(cache=False))
+    except StrictJSONError as exc:
+        raise BadRequest(f"the body must be JSON in UTF-8 ({exc})") from None
     if "\\u0000" in json.dumps(body):
         raise BadRequest("the body must not contain NUL characters (\\u0000)")
     return body
-
-
-def _no_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a number JSON allows")
-
-
-def _finite(text: str) -> float:
-    value = float(text)
-    if not math.isfinite(value):
-        raise ValueError(f"{text} is too large a number")
-    return value
-
-
-def _reason(exc: Exception) -> str:
-    return str(exc).split("\n")[0] or type(exc).__name__
 
 
 def int_arg(name: str, default: int | None, low: int, high: int) -> int | None:

@@ -12,6 +12,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion.league.database import Connection
+from companion.tape.strict import StrictJSONError
+from companion.tape.strict import loads as strict_loads
 from tests.league.games import push
 
 SCALARS = (
@@ -48,6 +50,8 @@ def raw(league_client: FlaskClient, key: str, data: bytes) -> Any:
         (json.dumps({"id": "a\u0000b"}).encode(), "NUL"),
         (b"[]", "JSON object"),
         (b"", "must be JSON"),
+        (b"[" * 100_000 + b"]" * 100_000, "nested"),  # was a RecursionError: a 500
+        (b'{"id": ' + b"9" * 5000 + b"}", "too long"),
     ],
 )
 def test_unreadable_bodies_are_refused_clearly(
@@ -136,5 +140,16 @@ def test_any_event_line_is_never_a_500(
     answer = raw(league_client, table_key, json.dumps(body).encode())
     if "\\u0000" in json.dumps(line):
         assert answer.status_code == 400  # PostgreSQL cannot keep NUL in text
+    elif not _strict_json(json.dumps(line)):
+        # the league reads bodies as the table reads lines: a 16-digit number is refused
+        assert answer.status_code == 400 and "the body must be JSON" in answer.json["error"]
     else:
         assert answer.status_code in (200, 201, 409), answer.json
+
+
+def _strict_json(text: str) -> bool:
+    try:
+        strict_loads(text)
+    except StrictJSONError:
+        return False
+    return True
