@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from gpiozero import LED, GPIOPinInUse
+from gpiozero import LED, Device, GPIOPinInUse
 
 from companion.hardware.config import TableConfig, load_table_config
 from companion.hardware.feedback import (
@@ -200,12 +200,19 @@ def test_only_configured_roles_get_devices(factory: Any) -> None:
 
 
 def test_null_feedback_does_nothing() -> None:
+    """A machine without GPIO: no device is claimed, nothing fires, every call is harmless."""
+    pressed: list[str] = []
     null = NullFeedback()
-    null.on_undo = lambda: None
-    null.accepted()
-    null.ignored()
+    null.on_undo = lambda: pressed.append("undo")
+    null.on_end_turn = lambda: pressed.append("end-turn")
+    for call in (null.accepted, null.ignored, null.failed, lambda: null.pairing(True)):
+        assert call() is None
     null.show(document(ready=("base-1",)))
     null.close()
+    null.show(document(ready=("base-1",)))  # after close too: the table may still announce
+    assert pressed == []
+    assert null.buttons == frozenset()
+    assert not [value for value in vars(null).values() if isinstance(value, Device)]
 
 
 def test_open_feedback_picks_by_pins(factory: Any) -> None:
