@@ -28,10 +28,11 @@ LAYERS: dict[str, tuple[str, ...]] = {
     "storage": (*CORE,),
     "hardware": (),
     "table": (*CORE, "storage", "hardware"),
-    "league": (*CORE, "storage", "hardware", "table"),
-    "web": (*CORE, "storage", "hardware", "table"),
+    "league": (*CORE, "storage", "hardware", "table", "charts"),
+    "web": (*CORE, "storage", "hardware", "table", "charts"),
     "install": ("hardware",),
-    "cli": (*CORE, "storage", "hardware", "table", "web", "league", "install"),
+    "charts": (),
+    "cli": (*CORE, "storage", "hardware", "table", "web", "league", "install", "charts"),
 }
 """Arrows point down: the core knows no storage, hardware, table, web or CLI; only the CLI
 knows the dashboard; hardware knows tags and zones, never cards or rules."""
