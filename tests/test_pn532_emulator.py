@@ -276,3 +276,30 @@ def test_a_reader_that_cannot_open_says_why() -> None:
         EmulatedPN532("x", "usb-2")
     with pytest.raises(EmulatorUnavailable, match=r"cannot write .*sim:udp"):
         EmulatedPN532("x", device_dir="/proc")
+
+
+def test_pwd_auth_answers_pack_and_authenticate_goes_mute(
+    reader: EmulatedPN532, clf: nfc.ContactlessFrontend
+) -> None:
+    reader.place(NtagCard.for_card(UID))
+    assert clf.sense(A, iterations=1) is not None
+    assert bytes(clf.exchange(b"\x1b\xff\xff\xff\xff", 0.01)) == b"\x00\x00"  # the PACK
+    assert bytes(clf.exchange(b"\x1b\x01\x02\x03\x04", 0.01)) == b"\x00"  # a NAK
+    assert clf.sense(A, iterations=1) is not None
+    with pytest.raises(nfc.clf.TimeoutError):  # MIFARE Ultralight C's AUTHENTICATE: no answer
+        clf.exchange(b"\x1a\x00", 0.01)
+    with pytest.raises(nfc.clf.TimeoutError):  # and the NTAG went back to idle
+        clf.exchange(b"\x30\x00", 0.005)
+
+
+def test_general_status_and_the_field_follow_rf_configuration(
+    reader: EmulatedPN532, clf: nfc.ContactlessFrontend
+) -> None:
+    chipset = clf.device.chipset
+    assert chipset.get_general_status()[1] == 0  # nfcpy's open ends with the field off
+    reader.place(NtagCard.for_card(UID))
+    assert clf.sense(A, iterations=1) is not None
+    assert chipset.get_general_status()[1:3] == bytearray([1, 1])  # field on, one target
+    assert reader.chip.retry_timeout == 0x07 or reader.chip.retry_timeout == 0x0A
+    clf.exchange(b"\x30\x00", 0.005)
+    assert reader.chip.retry_timeout == 0x07  # 5 ms rounded up to 6.4 ms

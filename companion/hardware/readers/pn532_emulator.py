@@ -175,7 +175,9 @@ class EmulatedPN532:
             self.chip.place(card)
         self._fds = (master, slave)
         self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._serve, name=f"pn532-{self.name}", daemon=True)
+        # "sim-": the benchmarks count simulator threads apart from the table's own
+        name = f"sim-pn532-{self.name}"
+        self._thread = threading.Thread(target=self._serve, name=name, daemon=True)
         self._thread.start()
 
     def unplug(self) -> None:

@@ -71,9 +71,7 @@ def _nfc(rest: str, zone: str, sink: Sink, clock: Clock, context: ReaderContext)
 def _sim(rest: str, zone: str, sink: Sink, clock: Clock, context: ReaderContext) -> Reader:
     if rest and rest not in antenna_kinds():
         kinds = ", ".join(["sim:", *(f"sim:{kind}" for kind in antenna_kinds())])
-        raise ReaderError(
-            f"zone {zone}: unknown simulated reader 'sim:{rest}'; use sim: or {kinds}"
-        )
+        raise ReaderError(f"zone {zone}: unknown simulated reader 'sim:{rest}'; use {kinds}")
     try:
         sim_zone = context.simulator.add_zone(zone, rest)
     except ValueError as exc:

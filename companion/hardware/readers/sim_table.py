@@ -17,7 +17,11 @@ from typing import Protocol
 
 from companion.hardware.readers import pn532_timing as timing
 from companion.hardware.readers.ntag_sim import NtagCard, Simulator
-from companion.hardware.readers.pn532_emulator import EmulatedPN532, EmulatorUnavailable
+from companion.hardware.readers.pn532_emulator import (
+    DEVICE_DIR,
+    EmulatedPN532,
+    EmulatorUnavailable,
+)
 
 log = logging.getLogger(__name__)
 
@@ -48,11 +52,13 @@ def antenna_kinds() -> list[str]:
 
 
 class SimulatedTable:
-    """Named antennas (thread-safe). ``profile`` is what a bare ``sim:`` zone gets."""
+    """Named antennas (thread-safe). ``profile`` is what a bare ``sim:`` zone gets;
+    ``device_dir`` where emulated PN532s link their ptys."""
 
-    def __init__(self, profile: str = timing.DEFAULT_PROFILE) -> None:
+    def __init__(self, profile: str = timing.DEFAULT_PROFILE, device_dir: str = DEVICE_DIR) -> None:
         timing.profile_named(profile)
         self.profile = profile
+        self.device_dir = device_dir
         self._zones: dict[str, Antenna] = {}
         self._udp: Simulator | None = None
         self._lock = threading.Lock()
@@ -85,7 +91,7 @@ class SimulatedTable:
     def _antenna(self, name: str, kind: str) -> Antenna:
         if kind != UDP:
             try:
-                return EmulatedPN532(name, kind)
+                return EmulatedPN532(name, kind, device_dir=self.device_dir)
             except EmulatorUnavailable as exc:
                 if not self._warned:
                     log.warning("%s; zone %s uses the UDP simulator instead", exc, name)
