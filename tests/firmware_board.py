@@ -31,8 +31,10 @@ def _sleep_ms(ms: int) -> None:
 class EmulatedBoard:
     """A Pico with ``channels`` PN532s on one SPI bus; :attr:`port` is its serial port."""
 
-    def __init__(self, channels: int = 4, profile: str = "pi-uart-921600") -> None:
-        self.bus = SpiBus(channels, profile, clock=time.monotonic)
+    def __init__(
+        self, channels: int = 4, profile: str = "pi-uart-921600", *, relist_quirk: bool = False
+    ) -> None:
+        self.bus = SpiBus(channels, profile, clock=time.monotonic, relist_quirk=relist_quirk)
         readers = [firmware_pn532.PN532(self.bus, chip, _sleep_ms) for chip in self.bus.chips]
         self._master, self._slave = os.openpty()
         tty.setraw(self._slave)

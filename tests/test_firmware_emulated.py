@@ -94,3 +94,29 @@ def test_the_firmware_driver_gets_a_nack_for_a_garbled_frame() -> None:
     driver.init()  # and a good one is answered
     with pytest.raises(ValueError, match="error frame"):
         driver.call(0x03)  # a command the PN532 does not know
+
+
+def test_a_pn532_that_lists_a_resting_card_every_second_time_still_keeps_it_present() -> None:
+    """pn532-timing.md §1.2: the firmware's bare InListPassiveTarget may find a resting NTAG
+    only every second poll; its MISSES = 3 debounce must hold the card (no left/arrived)."""
+    board = EmulatedBoard(channels=1, relist_quirk=True)
+    reads: queue.Queue[TagRead] = queue.Queue()
+    context = ReaderContext(time.monotonic)
+    zone = open_reader(f"serial:{board.port}#0", "base-1", reads.put, time.monotonic, context)
+    zone.start()
+    try:
+        board.place(0, NtagCard.for_card(UID, "core/king-rex"))
+        assert reads.get(timeout=5).kind == "arrived"
+        chip = board.chip(0)
+        polls = chip.stats.round_trips
+        deadline = time.monotonic() + 5
+        while chip.stats.round_trips < polls + 20:  # twenty polls of the resting card
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+        assert reads.empty()
+        board.lift(0)
+        assert reads.get(timeout=5).kind == "left"
+    finally:
+        zone.stop()
+        context.close()
+        board.close()

@@ -300,6 +300,22 @@ def test_general_status_and_the_field_follow_rf_configuration(
     reader.place(NtagCard.for_card(UID))
     assert clf.sense(A, iterations=1) is not None
     assert chipset.get_general_status()[1:3] == bytearray([1, 1])  # field on, one target
-    assert reader.chip.retry_timeout == 0x07 or reader.chip.retry_timeout == 0x0A
+    assert reader.chip.retry_timeout == 0x0A  # nfcpy's open programs 51.2 ms
     clf.exchange(b"\x30\x00", 0.005)
     assert reader.chip.retry_timeout == 0x07  # 5 ms rounded up to 6.4 ms
+
+
+def test_the_relist_quirk_finds_a_selected_card_every_second_time() -> None:
+    from companion.hardware.readers.pn532_chip import Pn532Chip
+    from companion.hardware.readers.pn532_timing import profile_named
+
+    chip = Pn532Chip(profile_named("ideal"), relist_quirk=True)
+    chip.place(NtagCard.for_card(UID))
+    found = [chip.command(0x4A, b"\x01\x00").data[0] for _ in range(6)]
+    assert found == [1, 0, 1, 0, 1, 0]
+    chip.command(0x32, b"\x01\x00")  # the field off between polls: found every time
+    plain = []
+    for _ in range(3):
+        plain.append(chip.command(0x4A, b"\x01\x00").data[0])
+        chip.command(0x32, b"\x01\x00")
+    assert plain == [1, 1, 1]

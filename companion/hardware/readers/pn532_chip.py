@@ -45,7 +45,11 @@ class Answer:
 
 class Pn532Chip:
     """One PN532 with an antenna. ``drop_reads`` is the fraction of NTAG READs whose answer is
-    lost on air (a card at the edge of the field, crosstalk); ``rng`` decides which."""
+    lost on air (a card at the edge of the field, crosstalk); ``rng`` decides which.
+    ``relist_quirk``: an InListPassiveTarget while the field stays on finds a card it already
+    selected only every second time (the ACTIVE card ignores the REQA and falls back to idle),
+    as reported for NTAG216 on PN532 firmware 1.6 [NXPQ 832756/481864; ADA52]; off by default
+    (nfcpy switches the field off before each sense and never meets it)."""
 
     def __init__(
         self,
@@ -53,9 +57,11 @@ class Pn532Chip:
         *,
         drop_reads: float = 0.0,
         rng: random.Random | None = None,
+        relist_quirk: bool = False,
     ) -> None:
         self.profile = profile
         self.drop_reads = drop_reads
+        self.relist_quirk = relist_quirk
         self.rng = rng or random.Random(0)
         self.card: NtagCard | None = None
         self.card_state = "idle"  #: idle, active (listed by InListPassiveTarget) or halt
@@ -193,9 +199,12 @@ class Pn532Chip:
         if len(data) < 2 or not 1 <= data[0] <= 2:
             raise SyntaxFault("InListPassiveTarget takes MaxTg 1-2 and BrTy")
         guard = 0.0 if self.field_on else timing.FIELD_ON_GUARD_S
+        ignored = self.relist_quirk and self.field_on and self.card_state == "active"
         self._field(True)
         wanted = _uid_from_cascade(data[2:]) if data[1] == 0x00 else None
-        card = self.card if data[1] == 0x00 else None
+        card = self.card if data[1] == 0x00 and not ignored else None
+        if ignored:
+            self.card_state = "idle"
         if card is not None and (wanted is None or wanted == card.uid):
             self.card_state, self.listed = "active", True
             self.registers[CIU_FIFO_LEVEL] = 0

@@ -37,9 +37,9 @@ def reverse_bits(data: bytes) -> bytes:
 class SpiChip:
     """One PN532 on the bus: its chip select is :meth:`value`, as a ``machine.Pin``'s."""
 
-    def __init__(self, bus: SpiBus, profile: timing.Profile) -> None:
+    def __init__(self, bus: SpiBus, profile: timing.Profile, *, relist_quirk: bool) -> None:
         self.bus = bus
-        self.chip = Pn532Chip(profile)
+        self.chip = Pn532Chip(profile, relist_quirk=relist_quirk)
         self.stats = LinkStats()
         self._parser = FrameParser()
         self._outbox: deque[tuple[float, bytes]] = deque()  # (ready at, frame)
@@ -92,14 +92,21 @@ class SpiChip:
 
 
 class SpiBus:
-    """The board's SPI bus: ``write`` and ``read`` go to the chip whose select is low."""
+    """The board's SPI bus: ``write`` and ``read`` go to the chip whose select is low.
+    ``relist_quirk`` as :class:`~.pn532_chip.Pn532Chip` has it."""
 
     def __init__(
-        self, chips: int, profile: str = timing.DEFAULT_PROFILE, *, clock: Callable[[], float]
+        self,
+        chips: int,
+        profile: str = timing.DEFAULT_PROFILE,
+        *,
+        clock: Callable[[], float],
+        relist_quirk: bool = False,
     ) -> None:
         self.clock = clock
         self.lock = threading.Lock()
-        self.chips = [SpiChip(self, timing.profile_named(profile)) for _ in range(chips)]
+        link = timing.profile_named(profile)
+        self.chips = [SpiChip(self, link, relist_quirk=relist_quirk) for _ in range(chips)]
         self._selected: SpiChip | None = None
 
     def select(self, chip: SpiChip | None) -> None:
