@@ -10,6 +10,7 @@ import termios
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from random import Random
 
 import nfc
 import nfc.clf
@@ -382,3 +383,19 @@ def test_every_timing_constant_names_its_source() -> None:
             comment.insert(0, line)
         said = " ".join(comment)
         assert re.search(r"\[[A-Z0-9]+|est\.|notes §|emulator's choice", said), source[n]
+
+
+def test_activation_misses_after_field_on_cost_tries_and_sometimes_the_card() -> None:
+    chip = Pn532Chip(profile_named("pi-uart-921600"), activation_miss=0.5, rng=Random(3))
+    chip.command(0x32, b"\x05\xff\x01\x01")  # two tries, as nfcpy and the firmware set
+    chip.place(NtagCard.for_card(UID))
+    found, costs = [], set()
+    for _ in range(200):
+        chip.command(0x32, b"\x01\x00")  # the field off, as nfcpy mutes before each sense
+        answer = chip.command(0x4A, b"\x01\x00")
+        found.append(answer.data[0])
+        costs.add(round(answer.busy_s * 1e4))
+    assert 0.65 < sum(found) / len(found) < 0.85  # both tries miss a quarter of the time
+    assert costs == {95, 99, 59}  # found at once, after one miss, or not at all (0.1 ms)
+    chip.command(0x4A, b"\x01\x00")  # the field stays on: no misses
+    assert all(chip.command(0x4A, b"\x01\x00").data[0] for _ in range(20))
