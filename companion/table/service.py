@@ -103,6 +103,7 @@ class TableService(Pipeline):
             has_button=lambda: "end-turn" in self.feedback.buttons,
         )
         self.context = context or ReaderContext(clock)
+        self.context.known_tag = self._is_bound
         self._filter = tap_filter or TapFilter()
         self._reads: queue.Queue[TagRead] = queue.Queue()
         self._lock = threading.RLock()
@@ -295,6 +296,12 @@ class TableService(Pipeline):
             if enrolment.owner in live.game.state.header.players:
                 line["owner"] = enrolment.owner
             return [Work(line=line)]
+
+    def _is_bound(self, uid: str) -> bool:
+        """Whether the game in progress knows ``uid`` (its readers then skip the card id):
+        asked from reader threads, it reads the current state, never the store."""
+        live = self.live
+        return live is not None and uid in live.game.state.header.tags
 
     def feed(self, read: TagRead) -> None:
         """Hand a read to the worker as a reader would (tests, the virtual table)."""

@@ -23,8 +23,11 @@ class ReaderContext:
     """Resources zones share: the simulated table, and serial reader boards (one port serves
     up to four zones). Close it to stop them."""
 
-    def __init__(self, clock: Clock) -> None:
+    def __init__(self, clock: Clock, known: Callable[[str], bool] | None = None) -> None:
         self.clock = clock
+        #: whether the table knows a uid (bound to a card): nfc readers skip reading its card
+        #: id. Set by the table (it owns the bindings); asked from the reader threads.
+        self.known_tag: Callable[[str], bool] = known or (lambda uid: False)
         self._simulator: Simulator | None = None
         self._boards: dict[str, SerialBoard] = {}
 
@@ -34,6 +37,9 @@ class ReaderContext:
         if self._simulator is None:
             self._simulator = Simulator()
         return self._simulator
+
+    def is_known(self, uid: str) -> bool:
+        return self.known_tag(uid)
 
     def board(self, port: str) -> SerialBoard:
         if port not in self._boards:
@@ -55,12 +61,12 @@ Driver = Callable[[str, str, Sink, Clock, ReaderContext], Reader]
 def _nfc(rest: str, zone: str, sink: Sink, clock: Clock, context: ReaderContext) -> Reader:
     if not rest:
         raise ReaderError(f"zone {zone}: 'nfc:' needs an nfcpy path, e.g. nfc:tty:nfc-zone1:pn532")
-    return NfcZoneReader(zone, sink, clock, path=rest)
+    return NfcZoneReader(zone, sink, clock, path=rest, known=context.is_known)
 
 
 def _sim(rest: str, zone: str, sink: Sink, clock: Clock, context: ReaderContext) -> Reader:
     sim_zone = context.simulator.add_zone(zone)
-    return NfcZoneReader(zone, sink, clock, path=sim_zone.path)
+    return NfcZoneReader(zone, sink, clock, path=sim_zone.path, known=context.is_known)
 
 
 def _serial(rest: str, zone: str, sink: Sink, clock: Clock, context: ReaderContext) -> Reader:

@@ -1,0 +1,225 @@
+"""What one poll of an nfcpy zone sends: the real reader code and nfcpy's ``udp`` driver on the
+simulated table, stepped one poll at a time (no thread, no sleeps), with every call to nfcpy's
+frontend counted. On a PN532 each ``sense`` or ``exchange`` is 4 round trips (nfcpy's
+register prelude, then the command: pn532-timing.md 1.3, 2), so a call count is a round-trip
+count over four; nfcpy's own activation and NDEF read of a new card made 8 calls (32 round
+trips)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import nfc
+import nfc.clf
+import pytest
+
+from companion.hardware.readers.base import TagRead
+from companion.hardware.readers.ndef_card import (
+    MAX_ID_READS,
+    encode_card_id,
+    ndef_span,
+    read_card_id,
+)
+from companion.hardware.readers.nfc_zone import PRESENCE_TIMEOUT, NfcZoneReader
+from companion.hardware.readers.ntag_sim import NtagCard, SimZone
+from companion.hardware.readers.registry import ReaderContext, open_reader
+
+UID = "04A1B2C3D4E5F1"
+
+
+class CountingFrontend(nfc.ContactlessFrontend):  # type: ignore[misc]  # nfcpy is untyped
+    """nfcpy's frontend, recording each call a poll makes: ("sense", None) or ("exchange",
+    the command bytes, the timeout). ``before_exchange`` may act just before one is sent."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.calls: list[tuple[str, bytes | None, float | None]] = []
+        self.before_exchange: Callable[[bytes], None] | None = None
+
+    def sense(self, *targets: Any, **options: Any) -> Any:
+        self.calls.append(("sense", None, None))
+        return super().sense(*targets, **options)
+
+    def exchange(self, send_data: Any, timeout: float) -> Any:
+        self.calls.append(("exchange", bytes(send_data), timeout))
+        if self.before_exchange is not None:
+            self.before_exchange(bytes(send_data))
+        return super().exchange(send_data, timeout)
+
+    def take(self) -> list[tuple[str, bytes | None, float | None]]:
+        calls, self.calls = self.calls, []
+        return calls
+
+
+class Zone:
+    """One simulated antenna, its reader (never started: the test steps its polls) and an
+    open counting frontend."""
+
+    def __init__(self, known: set[str]) -> None:
+        self.antenna = SimZone("base-1")
+        self.reads: list[TagRead] = []
+        self.reader = NfcZoneReader(
+            "base-1",
+            self.reads.append,
+            time.monotonic,
+            path=self.antenna.path,
+            known=known.__contains__,
+            frontend=CountingFrontend,
+        )
+        self.clf: CountingFrontend = self.reader._open()
+
+    def poll(self) -> list[tuple[str, bytes | None, float | None]]:
+        """One poll; the calls it made."""
+        self.clf.take()
+        assert self.reader.poll_once(self.clf)
+        return self.clf.take()
+
+    def close(self) -> None:
+        self.clf.close()
+        self.antenna.close()
+
+
+@pytest.fixture
+def zone() -> Iterator[Zone]:
+    opened = Zone(known={UID})
+    yield opened
+    opened.close()
+
+
+def reads_of(calls: list[tuple[str, bytes | None, float | None]]) -> list[str]:
+    return [name if data is None else f"{name} {data.hex()}" for name, data, _ in calls]
+
+
+def test_a_bound_card_arriving_costs_its_sense_alone(zone: Zone) -> None:
+    assert zone.poll() == [("sense", None, None)]  # empty
+    zone.antenna.place(NtagCard.for_card(UID, "core/zapbot"))
+    assert reads_of(zone.poll()) == ["sense"]  # 4 PN532 round trips, not 32
+    (arrived,) = zone.reads
+    assert (arrived.kind, arrived.uid, arrived.card) == ("arrived", UID, None)
+    assert arrived.activated is not None and arrived.activated <= arrived.at
+
+
+def test_a_resting_card_costs_one_read_per_poll_with_the_trimmed_timeout(zone: Zone) -> None:
+    zone.antenna.place(NtagCard.for_card(UID))
+    zone.poll()
+    for _ in range(3):
+        assert zone.poll() == [("exchange", b"\x30\x00", PRESENCE_TIMEOUT)]
+    assert [r.kind for r in zone.reads] == ["arrived"]
+    zone.antenna.lift()
+    assert reads_of(zone.poll()) == ["exchange 3000", "sense"]  # the READ times out: a miss
+    assert reads_of(zone.poll()) == ["sense"]
+    assert [r.kind for r in zone.reads] == ["arrived", "left"]
+
+
+def test_the_presence_timeout_is_on_the_pn532_grid_and_above_an_ntag_answer() -> None:
+    # nfcpy's PN532 timeout is 100 us * 2**(n-1), rounded up; an NTAG READ answer ends
+    # ~1.64 ms after the command (87 us + 1.55 ms, NTAG21x data sheet section 10.2).
+    grid_us = {100 << n for n in range(16)}  # as nfcpy's pn53x.send_cmd_recv_rsp computes
+    assert int(PRESENCE_TIMEOUT * 1e6) in grid_us  # so nfcpy does not round it up
+    assert 1.64e-3 < PRESENCE_TIMEOUT < 6.4e-3
+
+
+@pytest.mark.parametrize(
+    ("card_id", "reads"),
+    [
+        ("core/zapbot", ["3004", "3008", "300c"]),  # 35-byte TLV: three READs
+        ("munchkin/chainsaw-of-bloody-dismemberment", ["3004", "3008", "300c", "3010", "3014"]),
+    ],
+)
+def test_an_unknown_tag_is_read_with_plain_reads_only_as_far_as_its_record(
+    zone: Zone, card_id: str, reads: list[str]
+) -> None:
+    other = "04A1B2C3D4E5F2"  # not bound
+    zone.antenna.place(NtagCard.for_card(other, card_id))
+    assert reads_of(zone.poll()) == ["sense", *(f"exchange {r}" for r in reads)]
+    (arrived,) = zone.reads
+    assert (arrived.uid, arrived.card) == (other, card_id)
+
+
+def test_a_blank_tag_costs_one_read(zone: Zone) -> None:
+    zone.antenna.place(NtagCard.for_card("04A1B2C3D4E5F3"))  # an empty NDEF message
+    assert reads_of(zone.poll()) == ["sense", "exchange 3004"]
+    assert zone.reads[0].card is None
+
+
+def test_a_tag_lifted_between_its_sense_and_its_read_is_tried_again(zone: Zone) -> None:
+    other = "04A1B2C3D4E5F4"
+    card = NtagCard.for_card(other, "core/zapbot")
+    zone.antenna.place(card)
+    zone.clf.before_exchange = lambda data: zone.antenna.lift()  # gone as it landed
+    assert reads_of(zone.poll()) == ["sense", "exchange 3004"]
+    assert zone.reads == []  # not reported half-read
+    zone.clf.before_exchange = None
+    zone.antenna.place(card)
+    assert reads_of(zone.poll())[0] == "sense"
+    assert [(r.uid, r.card) for r in zone.reads] == [(other, "core/zapbot")]
+
+
+def test_writing_a_card_id_on_arrival_still_activates_the_tag(zone: Zone) -> None:
+    blank = "04A1B2C3D4E5F5"
+    zone.reader.write_on_arrival = lambda uid: "oops/sheriff" if uid == blank else None
+    zone.antenna.place(NtagCard.for_card(blank))
+    calls = reads_of(zone.poll())
+    assert calls.count("sense") == 2  # nfcpy's activation re-selects the tag by its uid
+    assert "exchange 1a00" in calls  # and probes it (AUTHENTICATE): only for writes now
+    assert zone.reads[0].card == "oops/sheriff"
+
+
+def test_the_table_tells_sim_readers_which_tags_it_knows() -> None:
+    bound: set[str] = {UID}
+    context = ReaderContext(time.monotonic)
+    context.known_tag = bound.__contains__
+    reader = open_reader("sim:", "base-1", lambda read: None, time.monotonic, context)
+    try:
+        assert isinstance(reader, NfcZoneReader)
+        assert reader.known(UID) and not reader.known("04A1B2C3D4E5F6")
+        bound.add("04A1B2C3D4E5F6")  # bound later: asked at each arrival
+        assert reader.known("04A1B2C3D4E5F6")
+    finally:
+        context.close()
+
+
+def pages_of(memory: bytes) -> Callable[[int], bytes]:
+    """READ over ``memory`` (from page 4), recording the pages asked for."""
+
+    def read(page: int) -> bytes:
+        asked.append(page)
+        start = (page - 4) * 4
+        return memory[start : start + 16].ljust(16, b"\x00")
+
+    asked: list[int] = []
+    read.asked = asked  # type: ignore[attr-defined]
+    return read
+
+
+@pytest.mark.parametrize(
+    ("prefix", "expected_reads"),
+    [
+        (b"", 3),
+        (b"\x00\x00", 3),  # NULL TLVs first
+        (b"\x01\x03\xa0\x10\x44", 3),  # a lock control TLV first
+        (b"\x01\x03\xa0\x10\x44" + b"\x00" * 10, 4),
+    ],
+)
+def test_read_card_id_walks_the_tlvs(prefix: bytes, expected_reads: int) -> None:
+    message = encode_card_id("core/zapbot")
+    read = pages_of(prefix + bytes([0x03, len(message)]) + message + b"\xfe")
+    assert read_card_id(read) == "core/zapbot"
+    assert read.asked == [4 + 4 * n for n in range(expected_reads)]  # type: ignore[attr-defined]
+
+
+def test_read_card_id_gives_none_for_no_message_and_stops_reading() -> None:
+    assert read_card_id(pages_of(b"\xfe")) is None
+    assert read_card_id(pages_of(b"\x03\x00\xfe")) is None
+    endless = pages_of(b"\x00" * 200)
+    assert read_card_id(endless) is None
+    assert len(endless.asked) == MAX_ID_READS  # type: ignore[attr-defined]
+
+
+def test_ndef_span_reads_the_three_byte_length_and_asks_for_more_when_cut_off() -> None:
+    assert ndef_span(b"\x03\xff\x01\x00") == (4, 260)
+    assert ndef_span(b"\x03\xff\x01") == (0, 4)  # its length is cut off: read on
+    assert ndef_span(b"\x03") == (0, 2)
+    assert ndef_span(b"\x03\x05\xd1") == (2, 7)
