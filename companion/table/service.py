@@ -62,7 +62,7 @@ class TapTiming:
     uid: str
     activated: float | None  #: nfcpy finished activating the tag (nfcpy readers only)
     read: float  #: the reader handed the read over
-    tap: float  #: the worker took it as a tap (raw read stored, tap filter passed)
+    tap: float  #: the worker took it as a tap (the tap filter passed it; stored next)
     stored: float  #: the tap's line stored and announced to every listener
 
 
@@ -269,6 +269,11 @@ class TableService(Pipeline):
     def stop_enrolment(self) -> None:
         with self._lock:
             self.enrolment = None
+
+    def _enrolling(self, zone: str) -> bool:
+        """Whether arrivals at ``zone`` enrol tags (they skip the tap filter)."""
+        enrolment = self.enrolment
+        return enrolment is not None and enrolment[0] == zone
 
     def _enrol(self, read: TagRead) -> list[Work] | None:
         """The bind line to store if a bulk enrolment took the read (its binding is stored

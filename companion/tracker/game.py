@@ -14,6 +14,7 @@ from companion.tape.documents import Event, Line
 from companion.tape.limits import check_line
 from companion.tape.lines import Header, TapeLine
 from companion.tracker.common import event
+from companion.tracker.corrections import TAP_MOVED, Journal, move_tap, record
 from companion.tracker.state import Outcome, Rejected, TrackerState, new_state
 from companion.tracker.step import step
 
@@ -25,11 +26,14 @@ class Checkpoint:
     state: TrackerState
     depth: int
     top: TrackerState | None
+    journal: Journal = ()
 
 
 class Game:
     """Applies event lines in order. Undo pops the state from before the last line that
-    changed the game (tag bindings made since are kept: they are not game events)."""
+    changed the game (tag bindings made since are kept: they are not game events). The recent
+    lines are kept too, so that a tap among them can be moved to where its card rests
+    (:mod:`.corrections`)."""
 
     def __init__(self, header: Header, catalogue: Catalogue) -> None:
         #: the cards as this table's printings say (the header chose them)
@@ -43,6 +47,7 @@ class Game:
             self._step = step
         self._before: list[Any] = []
         self._forgotten = 0  # changes too old to undo (see keep_undo)
+        self._journal: Journal = ()  # the recent lines, to correct a tap among them
 
     @property
     def can_undo(self) -> bool:
@@ -58,13 +63,15 @@ class Game:
 
     def checkpoint(self) -> Checkpoint:
         """Where the game stands now, to :meth:`rollback` to if storing the next line fails."""
-        return Checkpoint(self.state, len(self._before), self._before[-1] if self._before else None)
+        top = self._before[-1] if self._before else None
+        return Checkpoint(self.state, len(self._before), top, self._journal)
 
     def rollback(self, checkpoint: Checkpoint) -> None:
         del self._before[checkpoint.depth :]
         if len(self._before) < checkpoint.depth and checkpoint.top is not None:
             self._before.append(checkpoint.top)  # an undo popped it
         self.state = checkpoint.state
+        self._journal = checkpoint.journal
 
     def apply(self, line: Line) -> Outcome:
         """:raises Rejected: the line cannot be applied; nothing changed."""
@@ -80,13 +87,21 @@ class Game:
             restored = replace(previous, header=self.state.header, version=self.state.version + 1)
             events = (event("undone"), *_vp_changes(self.state, restored, line))
             self.state = restored
+            self._journal = ()  # the lines before it led to other states
             return Outcome(restored, events, True)
-        outcome = self._step(self.state, line, self.catalogue)
-        if outcome.changed:
+        if line.get("input") == TAP_MOVED:
+            corrected = move_tap(self._journal, self.state, line, self._step, self.catalogue)
+            new_state, events, changed = corrected.state, corrected.events, corrected.changed
+            self._journal = corrected.journal
+        else:
+            outcome = self._step(self.state, line, self.catalogue)
+            new_state, events, changed = outcome.state, outcome.events, outcome.changed
+            self._journal = record(self._journal, self.state, line)
+        if changed:
             self._before.append(self.state)
-        events = outcome.events + _vp_changes(self.state, outcome.state, line)
-        self.state = replace(outcome.state, version=self.state.version + 1)
-        return Outcome(self.state, events, outcome.changed)
+        events = events + _vp_changes(self.state, new_state, line)
+        self.state = replace(new_state, version=self.state.version + 1)
+        return Outcome(self.state, events, changed)
 
 
 def _vp_changes(before: Any, after: Any, line: Line) -> tuple[Event, ...]:
