@@ -1,9 +1,8 @@
-"""What one poll of an nfcpy zone sends: the real reader code and nfcpy's ``udp`` driver on the
-simulated table, stepped one poll at a time (no thread, no sleeps), with every call to nfcpy's
-frontend counted. On a PN532 each ``sense`` or ``exchange`` is 4 round trips (nfcpy's
-register prelude, then the command: pn532-timing.md 1.3, 2), so a call count is a round-trip
-count over four; nfcpy's own activation and NDEF read of a new card made 8 calls (32 round
-trips)."""
+"""What one poll of an nfcpy zone sends, stepped one poll at a time (no thread, no sleeps): the
+real reader code with every call to nfcpy's frontend counted, on nfcpy's ``udp`` driver
+against the NTAG simulator, and the PN532 round trips and UART bytes counted by the emulated
+PN532 under nfcpy's own ``pn532`` driver. nfcpy's own activation and NDEF read of a new card
+made 8 frontend calls, 32 round trips (pn532-timing.md 2)."""
 
 from __future__ import annotations
 
@@ -24,6 +23,8 @@ from companion.hardware.readers.ndef_card import (
 )
 from companion.hardware.readers.nfc_zone import PRESENCE_TIMEOUT, NfcZoneReader
 from companion.hardware.readers.ntag_sim import NtagCard, SimZone
+from companion.hardware.readers.pn532_emulator import EmulatedPN532, LinkStats
+from companion.hardware.readers.pn532_timing import timeout_s
 from companion.hardware.readers.registry import ReaderContext, open_reader
 
 UID = "04A1B2C3D4E5F1"
@@ -223,3 +224,78 @@ def test_ndef_span_reads_the_three_byte_length_and_asks_for_more_when_cut_off() 
     assert ndef_span(b"\x03\xff\x01") == (0, 4)  # its length is cut off: read on
     assert ndef_span(b"\x03") == (0, 2)
     assert ndef_span(b"\x03\x05\xd1") == (2, 7)
+
+
+def no_wait(seconds: float) -> None:
+    """The emulator's sleep here: its accounting keeps the modelled time."""
+
+
+class EmulatedZone:
+    """One emulated PN532 behind nfcpy's ``pn532`` driver, its reader stepped by the test."""
+
+    def __init__(self, known: set[str]) -> None:
+        self.chip = EmulatedPN532("arrival", "pi-uart-921600", sleep=no_wait)
+        self.reads: list[TagRead] = []
+        self.reader = NfcZoneReader(
+            "base-1",
+            self.reads.append,
+            time.monotonic,
+            path=self.chip.path,
+            known=known.__contains__,
+        )
+        self.clf = self.reader._open()
+
+    def poll(self) -> LinkStats:
+        """One poll; what it cost on the link."""
+        before = self.chip.stats
+        assert self.reader.poll_once(self.clf)
+        return self.chip.stats - before
+
+    def close(self) -> None:
+        self.clf.close()
+        self.chip.close()
+
+
+@pytest.fixture
+def emulated() -> Iterator[EmulatedZone]:
+    opened = EmulatedZone(known={UID})
+    yield opened
+    opened.close()
+
+
+def test_round_trips_per_poll_on_the_emulated_pn532(emulated: EmulatedZone) -> None:
+    assert emulated.poll().round_trips == 4  # empty: mute, search, register check, mute
+    emulated.chip.place(NtagCard.for_card(UID, "core/zapbot"))
+    arrival = emulated.poll()
+    assert arrival.round_trips == 4  # a new bound card: its sense alone (was 32)
+    assert [(r.kind, r.card) for r in emulated.reads] == [("arrived", None)]
+    for _ in range(3):
+        assert emulated.poll().round_trips == 4  # a resting card: one READ
+    emulated.chip.lift()
+    assert emulated.poll().round_trips == 8  # its READ times out, then a sense finds nothing
+    assert emulated.poll().round_trips == 4
+    assert [r.kind for r in emulated.reads] == ["arrived", "left"]
+
+
+def test_an_unknown_tag_costs_its_sense_and_three_reads_on_the_emulated_pn532(
+    emulated: EmulatedZone,
+) -> None:
+    emulated.chip.place(NtagCard.for_card("04A1B2C3D4E5F7", "core/zapbot"))
+    arrival = emulated.poll()
+    assert arrival.round_trips == 4 + 3 * 4
+    assert emulated.reads[0].card == "core/zapbot"
+
+
+def test_the_presence_read_is_programmed_at_3_2_ms_on_the_emulated_pn532(
+    emulated: EmulatedZone,
+) -> None:
+    """What nfcpy writes to the PN532 for the presence READ: timeout index 6 (3.2 ms, not the
+    6.4 ms that 5 ms became), which a READ to a lifted card then waits."""
+    emulated.chip.place(NtagCard.for_card(UID))
+    emulated.poll()
+    emulated.poll()
+    assert emulated.chip.chip.retry_timeout == 6
+    assert timeout_s(6) == pytest.approx(PRESENCE_TIMEOUT)
+    emulated.chip.lift()
+    missed, empty = emulated.poll(), emulated.poll()
+    assert missed.modelled_s - empty.modelled_s >= timeout_s(6)
