@@ -26,6 +26,7 @@ from companion.hardware.readers.ntag_sim import NtagCard, SimZone
 from companion.hardware.readers.pn532_emulator import EmulatedPN532, LinkStats
 from companion.hardware.readers.pn532_timing import timeout_s
 from companion.hardware.readers.registry import ReaderContext, open_reader
+from companion.hardware.readers.taps import Ignored, Tap, TapFilter
 
 UID = "04A1B2C3D4E5F1"
 
@@ -231,15 +232,17 @@ def no_wait(seconds: float) -> None:
 
 
 class EmulatedZone:
-    """One emulated PN532 behind nfcpy's ``pn532`` driver, its reader stepped by the test."""
+    """One emulated PN532 behind nfcpy's ``pn532`` driver, its reader stepped by the test on
+    an injected clock (``now``, moved on by the test)."""
 
     def __init__(self, known: set[str]) -> None:
         self.chip = EmulatedPN532("arrival", "pi-uart-921600", sleep=no_wait)
         self.reads: list[TagRead] = []
+        self.now = 0.0
         self.reader = NfcZoneReader(
             "base-1",
             self.reads.append,
-            time.monotonic,
+            lambda: self.now,
             path=self.chip.path,
             known=known.__contains__,
         )
@@ -299,3 +302,31 @@ def test_the_presence_read_is_programmed_at_3_2_ms_on_the_emulated_pn532(
     emulated.chip.lift()
     missed, empty = emulated.poll(), emulated.poll()
     assert missed.modelled_s - empty.modelled_s >= timeout_s(6)
+
+
+@pytest.mark.parametrize(
+    ("pattern", "returns"),
+    [("10110101101", 0), ("1001001001", 3), ("1101100110111", 1)],  # returns: left, then back
+)
+def test_a_card_flapping_on_the_emulated_pn532_is_one_tap_at_its_first_read(
+    emulated: EmulatedZone, pattern: str, returns: int
+) -> None:
+    """A tag at the antenna's edge, in the field at some polls (1) and not at others (0), one
+    poll period apart: the zone's reads through the tap filter make one tap, at once."""
+    card = NtagCard.for_card(UID)
+    tap_filter, outputs = TapFilter(), []
+    for n, there in enumerate(pattern):
+        emulated.now = n * 0.035
+        if there == "1" and emulated.chip.card is None:
+            emulated.chip.place(card)
+        elif there == "0":
+            emulated.chip.lift()
+        emulated.reads.clear()
+        emulated.poll()
+        for read in emulated.reads:
+            outputs += tap_filter.poll(read.at) + tap_filter.feed(read)
+    outputs += tap_filter.poll(emulated.now + 10.0)
+    taps = [o for o in outputs if isinstance(o, Tap)]
+    assert [(t.uid, t.at) for t in taps] == [(UID, 0.0)]
+    assert all(isinstance(o, Tap | Ignored) for o in outputs)
+    assert sum(isinstance(o, Ignored) for o in outputs) == returns  # each the same tap
