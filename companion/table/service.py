@@ -60,7 +60,7 @@ class TapTiming:
 
     zone: str
     uid: str
-    activated: float | None  #: nfcpy finished activating the tag (nfcpy readers only)
+    activated: float | None  #: the tag was selected (nfcpy readers only: TagRead.activated)
     read: float  #: the reader handed the read over
     tap: float  #: the worker took it as a tap (the tap filter passed it; stored next)
     stored: float  #: the tap's line stored and announced to every listener

@@ -251,20 +251,21 @@ class NfcZoneReader(Reader):
     def _arrived(self, clf: Any, target: Any, uid: str) -> None:
         """A new card the sense found (and left selected): read now, with as little as it
         takes: nothing for a known uid, plain READs of an unknown Type 2 tag's card id."""
-        activated = self.clock()  # selected: what nfcpy's activation used to finish
+        selected = self.clock()  # what nfcpy's activation used to finish
         writing = self._write_for(uid)
-        if writing is not None or (self._selected is None and not self.known(uid)):
+        if writing is None and self.known(uid):
+            self._deliver(self.presence.read(uid, None, self.clock(), selected))
+            return
+        if writing is not None or self._selected is None:
             self._activate_and_read(clf, target, uid, writing)
             return
-        card = None
-        if not self.known(uid):
-            try:
-                card = read_card_id(lambda page: _read_pages(clf, page))
-            except nfc.clf.CommunicationError:  # lifted as it landed: the next poll tries again
-                self._selected = None
-                self._deliver(self.presence.unreadable(uid, self.clock()))
-                return
-        self._deliver(self.presence.read(uid, card, self.clock(), activated))
+        try:
+            card = read_card_id(lambda page: _read_pages(clf, page))
+        except nfc.clf.CommunicationError:  # lifted as it landed: the next poll tries again
+            self._selected = None
+            self._deliver(self.presence.unreadable(uid, self.clock()))
+            return
+        self._deliver(self.presence.read(uid, card, self.clock(), selected))
 
     def _activate_and_read(self, clf: Any, target: Any, uid: str, writing: str | None) -> None:
         """nfcpy's own activation and NDEF read: to write ``writing`` (a card id), or for a
