@@ -17,6 +17,8 @@ from companion.tape.lines import parse_header
 from companion.tracker.corrections import JOURNAL_KEPT
 from companion.tracker.document import state_document
 from companion.tracker.game import Game
+from tests.cthulhu_tapes import doc as cthulhu_doc
+from tests.cthulhu_tapes import tap as cthulhu_tap
 from tests.tapes import HEADER, doc, inp, run, tap, tape
 
 SETUP = [tap("B1", "base-1"), tap("H1", "base-1"), tap("H2", "base-1"), tap("B2", "base-2")]
@@ -107,6 +109,48 @@ def test_undo_takes_the_correction_back(catalogue: Catalogue) -> None:
     undone = state_document(game.state, game.catalogue)
     at_base_1.pop("version"), undone.pop("version")
     assert undone == at_base_1
+
+
+def test_a_correction_undone_and_made_again_is_the_same(catalogue: Catalogue) -> None:
+    """What the timeline's Redo does: the same line, after its undo."""
+    turn_of_ben = [*SETUP, inp("end-turn"), tap("SS", "base-1")]
+    correction = moved("SS", "base-1", "base-2")
+    same(
+        catalogue,
+        [*turn_of_ben, correction, inp("undo"), correction],
+        [*SETUP, inp("end-turn"), tap("SS", "base-2")],
+    )
+    game = run(catalogue, *turn_of_ben, correction, inp("undo"), correction)
+    assert game.state.actions_played == 1  # never a second play
+
+
+def test_a_binding_made_since_the_tap_is_kept(catalogue: Catalogue) -> None:
+    header = {**HEADER, "tags": {k: v for k, v in HEADER["tags"].items() if k != "SL"}}
+    lines = [
+        *SETUP,
+        tap("TC", "base-1"),
+        inp("counter", tag="H1", delta=1),
+        inp("bind", tag="SL", card="munchkin/sword-lord"),
+        inp("undo"),  # the counter taken back; the binding made after it stays
+        moved("TC", "base-1", "base-2"),
+        tap("SL", "base-1"),
+    ]
+    game = run(catalogue, *lines, header=header)
+    assert "SL" in game.state.header.tags
+    where = {tag: game.state.table.locate(tag) for tag in ("TC", "SL")}
+    assert {tag: found[0].zone for tag, found in where.items() if found} == {
+        "TC": "base-2",
+        "SL": "base-1",
+    }
+
+
+def test_a_munchkin_cthulhu_tap_is_moved_too(catalogue: Catalogue) -> None:
+    corrected = cthulhu_doc(
+        catalogue, cthulhu_tap("TESLA", "seat-2"), moved("TESLA", "seat-2", "seat-1")
+    )
+    direct = cthulhu_doc(catalogue, cthulhu_tap("TESLA", "seat-1"))
+    corrected.pop("version"), direct.pop("version")
+    assert corrected == direct
 
 
 def test_a_stored_line_rolled_back_leaves_no_tap_to_correct(catalogue: Catalogue) -> None:

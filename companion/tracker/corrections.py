@@ -8,14 +8,15 @@ journal); the tap's line is applied again at its new zone, then every line after
 those no longer applies, the correction is refused and the game is unchanged.
 
 A tap that never reached the game (refused), or is older than the journal, is simply tapped
-where the card rests. Undo takes a correction back as one change. Pure: states and lines in,
-states and events out.
+where the card rests. Undo takes a correction back as one change (and Redo makes it again).
+Tag bindings are kept as they are now, as undo keeps them. Pure: states and lines in, states and
+events out.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from companion.catalogue.cards import Catalogue
@@ -84,7 +85,8 @@ def move_tap(
         events = (said, *outcome.events)
         return Correction(outcome.state, events, outcome.changed, record(journal, state, retap))
     moved: Line = {**journal[index].line, "zone": zone}
-    base = journal[index].before
+    # Tag bindings made since are kept (as undo keeps them): they are not game events.
+    base = replace(journal[index].before, header=state.header)
     tapped = step(base, moved, catalogue)
     rebuilt, current = [Entry(base, moved)], tapped.state
     for entry in journal[index + 1 :]:

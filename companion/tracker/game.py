@@ -22,10 +22,18 @@ UNDO = {"input": "undo"}
 
 
 @dataclass(frozen=True, slots=True)
+class Past:
+    """The game before a change: its state, and the journal of lines that led there."""
+
+    state: Any
+    journal: Journal
+
+
+@dataclass(frozen=True, slots=True)
 class Checkpoint:
     state: TrackerState
     depth: int
-    top: TrackerState | None
+    top: Past | None
     journal: Journal = ()
 
 
@@ -45,7 +53,7 @@ class Game:
         else:
             self.state = new_state(header)
             self._step = step
-        self._before: list[Any] = []
+        self._before: list[Past] = []
         self._forgotten = 0  # changes too old to undo (see keep_undo)
         self._journal: Journal = ()  # the recent lines, to correct a tap among them
 
@@ -84,23 +92,25 @@ class Game:
                     )
                 raise Rejected("there is nothing to undo")
             previous = self._before.pop()
-            restored = replace(previous, header=self.state.header, version=self.state.version + 1)
+            restored = replace(
+                previous.state, header=self.state.header, version=self.state.version + 1
+            )
             events = (event("undone"), *_vp_changes(self.state, restored, line))
-            self.state = restored
-            self._journal = ()  # the lines before it led to other states
+            self.state, self._journal = restored, previous.journal
             return Outcome(restored, events, True)
         if line.get("input") == TAP_MOVED:
             corrected = move_tap(self._journal, self.state, line, self._step, self.catalogue)
             new_state, events, changed = corrected.state, corrected.events, corrected.changed
-            self._journal = corrected.journal
+            journal = corrected.journal
         else:
             outcome = self._step(self.state, line, self.catalogue)
             new_state, events, changed = outcome.state, outcome.events, outcome.changed
-            self._journal = record(self._journal, self.state, line)
+            journal = record(self._journal, self.state, line)
         if changed:
-            self._before.append(self.state)
+            self._before.append(Past(self.state, self._journal))
         events = events + _vp_changes(self.state, new_state, line)
         self.state = replace(new_state, version=self.state.version + 1)
+        self._journal = journal
         return Outcome(self.state, events, changed)
 
 
