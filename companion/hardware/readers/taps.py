@@ -27,7 +27,8 @@ SAME_VISIT = 3.0  #: seconds a counted card may be lost and come back as the sam
 CROSSTALK_WINDOW = 0.8  #: seconds after a tap in which a read elsewhere is suspect
 DECIDE_AFTER = 1.5  #: seconds a tag may sit on two zones before a person is asked
 #: seconds of presence below which a card only brushed a zone on its way to another: an nfcpy
-#: zone reports a card it glimpsed once for two poll periods (2 x 35 ms, +-20 % spread), a
+#: zone reports a card it glimpsed at one poll as present until two more polls miss it (2 x
+#: 35 ms, plus the polls' own time: ~80-100 ms on a PN532 at 921600 or behind a CP210x); a
 #: card put down rests for far longer
 BRUSH = 0.15
 
