@@ -26,7 +26,7 @@ from companion.hardware.readers.ntag_sim import NtagCard, SimZone
 from companion.hardware.readers.pn532_emulator import EmulatedPN532, LinkStats
 from companion.hardware.readers.pn532_timing import timeout_s
 from companion.hardware.readers.registry import ReaderContext, open_reader
-from companion.hardware.readers.taps import Ignored, Tap, TapFilter
+from companion.hardware.readers.taps import BRUSH, Ignored, Moved, Tap, TapFilter
 
 UID = "04A1B2C3D4E5F1"
 
@@ -235,12 +235,12 @@ class EmulatedZone:
     """One emulated PN532 behind nfcpy's ``pn532`` driver, its reader stepped by the test on
     an injected clock (``now``, moved on by the test)."""
 
-    def __init__(self, known: set[str]) -> None:
-        self.chip = EmulatedPN532("arrival", "pi-uart-921600", sleep=no_wait)
+    def __init__(self, known: set[str], zone: str = "base-1") -> None:
+        self.chip = EmulatedPN532(zone, "pi-uart-921600", sleep=no_wait)
         self.reads: list[TagRead] = []
         self.now = 0.0
         self.reader = NfcZoneReader(
-            "base-1",
+            zone,
             self.reads.append,
             lambda: self.now,
             path=self.chip.path,
@@ -330,3 +330,40 @@ def test_a_card_flapping_on_the_emulated_pn532_is_one_tap_at_its_first_read(
     assert [(t.uid, t.at) for t in taps] == [(UID, 0.0)]
     assert all(isinstance(o, Tap | Ignored) for o in outputs)
     assert sum(isinstance(o, Ignored) for o in outputs) == returns  # each the same tap
+
+
+def test_a_card_glimpsed_by_one_zone_on_its_way_to_another_is_moved_there() -> None:
+    """Two emulated PN532 zones stepped together, a poll period apart: the card is in the
+    first's field at one poll only, then rests on the second. The first reports it present
+    until two polls miss it (70 ms: less than BRUSH), so the tap it counted moves to the
+    second when the second reads it."""
+    first, second = EmulatedZone({UID}, "base-1"), EmulatedZone({UID}, "base-2")
+    try:
+        card = NtagCard.for_card(UID)
+        tap_filter, reads, outputs = TapFilter(), [], []
+        for n in range(8):
+            if n == 0:
+                first.chip.place(card)
+            if n == 1:
+                first.chip.lift()
+            if n == 3:
+                second.chip.place(card)
+            for zone in (first, second):
+                zone.now = n * 35 / 1000
+                zone.reads.clear()
+                zone.poll()
+                reads += zone.reads
+                for read in zone.reads:
+                    outputs += tap_filter.poll(read.at) + tap_filter.feed(read)
+        assert [(r.zone, r.kind, r.at) for r in reads] == [
+            ("base-1", "arrived", 0.0),
+            ("base-1", "left", 0.07),
+            ("base-2", "arrived", 0.105),
+        ]
+        assert reads[1].at - reads[0].at < BRUSH  # reported present for a brush's time
+        assert [(t.zone, t.at) for t in outputs if isinstance(t, Tap)] == [("base-1", 0.0)]
+        moves = [(m.origin, m.zone, m.at) for m in outputs if isinstance(m, Moved)]
+        assert moves == [("base-1", "base-2", 0.105)]
+    finally:
+        first.close()
+        second.close()
