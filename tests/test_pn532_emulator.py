@@ -16,6 +16,7 @@ import pytest
 
 from companion.hardware.readers.ndef_card import card_record, decode_card_id
 from companion.hardware.readers.ntag_sim import NtagCard
+from companion.hardware.readers.pn532_chip import Pn532Chip, SyntaxFault
 from companion.hardware.readers.pn532_emulator import (
     EmulatedPN532,
     EmulatorUnavailable,
@@ -29,6 +30,7 @@ from companion.hardware.readers.pn532_frames import (
     answer_frame,
     information_frame,
 )
+from companion.hardware.readers.pn532_timing import profile_named
 
 UID = "04A1B2C3D4E5F6"
 A = nfc.clf.RemoteTarget("106A")
@@ -306,9 +308,6 @@ def test_general_status_and_the_field_follow_rf_configuration(
 
 
 def test_the_relist_quirk_finds_a_selected_card_every_second_time() -> None:
-    from companion.hardware.readers.pn532_chip import Pn532Chip
-    from companion.hardware.readers.pn532_timing import profile_named
-
     chip = Pn532Chip(profile_named("ideal"), relist_quirk=True)
     chip.place(NtagCard.for_card(UID))
     found = [chip.command(0x4A, b"\x01\x00").data[0] for _ in range(6)]
@@ -319,3 +318,48 @@ def test_the_relist_quirk_finds_a_selected_card_every_second_time() -> None:
         plain.append(chip.command(0x4A, b"\x01\x00").data[0])
         chip.command(0x32, b"\x01\x00")
     assert plain == [1, 1, 1]
+
+
+def ideal_chip() -> Pn532Chip:
+    return Pn532Chip(profile_named("ideal"))
+
+
+def test_in_data_exchange_release_and_status_codes() -> None:
+    chip = ideal_chip()
+    assert chip.command(0x40, b"\x01\x30\x00").data == b"\x27"  # nothing listed
+    chip.place(NtagCard.for_card(UID))
+    listed = chip.command(0x4A, b"\x01\x00").data
+    assert listed == bytes.fromhex("01010044000704A1B2C3D4E5F6")
+    read = chip.command(0x40, b"\x01\x30\x00").data  # CRC checked and stripped by the chip
+    assert read[0] == 0 and len(read) == 17 and read[1:4] == bytes.fromhex(UID)[:3]
+    assert chip.command(0x52, b"\x01").data == b"\x00"  # InRelease: the card halts
+    assert chip.command(0x40, b"\x01\x30\x00").data == b"\x27"
+    assert chip.command(0x42, b"\x30\x00").data == b"\x01"  # a halted card says nothing
+    assert (
+        chip.command(
+            0x4A,
+            b"\x01\x00",
+        ).data[0]
+        == 1
+    )  # listed again
+    assert chip.command(0x44, b"\x01").data == b"\x00"  # InDeselect
+    assert chip.command(0x4A, b"\x01\x03\x00").data == b"\x00"  # type B: no such card here
+
+
+def test_the_search_length_follows_mx_rty_passive_activation() -> None:
+    chip = Pn532Chip(profile_named("pi-uart-921600"))
+    endless = chip.command(0x4A, b"\x01\x00")  # the power-on 0xFF: searches until aborted
+    assert endless.data == b"\x00" and endless.busy_s == pytest.approx(1.0 + 0.0051)
+    chip.command(0x32, b"\x05\xff\x01\x05")  # MxRtyPassiveActivation 5: six tries
+    six = chip.command(0x4A, b"\x01\x00")  # the field is on already: no guard
+    assert six.busy_s == pytest.approx(6 * 0.0004)
+    assert chip.command(0x06, b"\x63\x39").data == b"\x26"  # the REQA still in the FIFO
+
+
+@pytest.mark.parametrize(
+    ("code", "data"),
+    [(0x10, b"\x0c"), (0x06, b"\x63"), (0x08, b"\x63\x39"), (0x32, b"\x77"), (0x4A, b"\x05\x00")],
+)
+def test_bad_parameters_are_syntax_errors(code: int, data: bytes) -> None:
+    with pytest.raises(SyntaxFault):
+        ideal_chip().command(code, data)
