@@ -32,7 +32,6 @@ from companion.tracker.state import Outcome
 log = logging.getLogger(__name__)
 IDLE_WAIT = 0.05  #: seconds the worker waits for a read before polling the tap filter
 MAX_WAITING = 10_000  #: reads kept while the store is down (the oldest go first beyond)
-ARRIVALS_KEPT = 64  #: arrivals remembered until their tap is stored (for its stage times)
 
 
 @dataclass(slots=True)
@@ -64,7 +63,6 @@ class Pipeline:
     _started_at: float
     _waiting: deque[Work]
     _retry_at: float | None
-    _arrivals: dict[tuple[str, str], TagRead]
 
     # What the service provides
 
@@ -196,17 +194,9 @@ class Pipeline:
         return enrolled if enrolled is not None else self._filtered(read)
 
     def _filtered(self, read: TagRead) -> list[Work]:
-        """The lines the tap filter makes of ``read``, at once."""
-        if read.kind == "arrived":
-            self._arrived(read)
+        """The lines the tap filter makes of ``read``, at once (a tap is made by its card's
+        arrival: ``read`` is the read that made it)."""
         return self._lines(self._filter.poll(read.at) + self._filter.feed(read), read)
-
-    def _arrived(self, read: TagRead) -> None:
-        """Remember the arrival that makes a tap (for its stage times)."""
-        self._arrivals.pop((read.uid, read.zone), None)
-        self._arrivals[(read.uid, read.zone)] = read
-        while len(self._arrivals) > ARRIVALS_KEPT:  # cards that only brushed past
-            del self._arrivals[next(iter(self._arrivals))]
 
     def _handle(self, outputs: list[Output]) -> None:
         """Outputs of the filter with nothing waiting: their lines wait like any work."""
@@ -240,8 +230,7 @@ class Pipeline:
                 found.append(Work(line=line))
             else:
                 line = {"tap": output.uid, "zone": output.zone, "at": at}
-                source = self._arrivals.pop((output.uid, output.zone), read)
-                found.append(Work(line=line, tap=output, source=source, tapped=tapped))
+                found.append(Work(line=line, tap=output, source=read, tapped=tapped))
         return found
 
     def _apply(self, work: Work) -> None:

@@ -117,7 +117,6 @@ class TableService(Pipeline):
         self.store_health = StoreHealth()
         self._waiting: deque[Work] = deque()
         self._retry_at: float | None = None
-        self._arrivals: dict[tuple[str, str], TagRead] = {}
         #: while set, arrivals at this zone enrol tags instead of playing cards
         self.enrolment: tuple[str, BulkEnrolment] | None = None
         self.enrolment_messages: list[str] = []
