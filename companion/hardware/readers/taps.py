@@ -76,13 +76,10 @@ class _Visit:
     """A card's stay at one zone, flickers and brief losses included."""
 
     since: float | None  #: present since (None: not read now)
-    dwelt: float = 0.0  #: presence before ``since``
+    dwelt: float = 0.0  #: presence before ``since`` (a brush is shorter than BRUSH in all)
     left: float | None = None  #: when the read was last lost
     counted: bool = False  #: its tap was taken (or it was judged part of another zone's)
     card: str | None = None
-
-    def presence(self, now: float) -> float:
-        return self.dwelt + (now - self.since if self.since is not None else 0.0)
 
 
 @dataclass
