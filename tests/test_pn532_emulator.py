@@ -4,16 +4,19 @@ frames byte by byte, and its timing model read from the accounting (never the wa
 from __future__ import annotations
 
 import os
+import re
 import select
 import termios
 import time
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import nfc
 import nfc.clf
 import nfc.tag
 import pytest
 
+from companion.hardware.readers import pn532_timing as timing
 from companion.hardware.readers.ndef_card import card_record, decode_card_id
 from companion.hardware.readers.ntag_sim import NtagCard
 from companion.hardware.readers.pn532_chip import Pn532Chip, SyntaxFault
@@ -363,3 +366,19 @@ def test_the_search_length_follows_mx_rty_passive_activation() -> None:
 def test_bad_parameters_are_syntax_errors(code: int, data: bytes) -> None:
     with pytest.raises(SyntaxFault):
         ideal_chip().command(code, data)
+
+
+def test_every_timing_constant_names_its_source() -> None:
+    """Each figure of the model says where it comes from: a reference tag ([NT], [ISO3],
+    [NFCPY], [HEAVY], [FTDI], ...), the notes' section, an estimate, or the emulator's choice."""
+    source = Path(timing.__file__).read_text().splitlines()
+    constants = [n for n, line in enumerate(source) if re.match(r"^[A-Z][A-Z0-9_]* = [0-9(]", line)]
+    assert len(constants) >= 14
+    for n in constants:
+        comment = []
+        for line in reversed(source[:n]):
+            if not line.startswith("#:"):
+                break
+            comment.insert(0, line)
+        said = " ".join(comment)
+        assert re.search(r"\[[A-Z0-9]+|est\.|notes §|emulator's choice", said), source[n]
