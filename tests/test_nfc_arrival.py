@@ -1,8 +1,8 @@
-"""What one poll of an nfcpy zone sends, stepped one poll at a time (no thread, no sleeps): the
-real reader code with every call to nfcpy's frontend counted, on nfcpy's ``udp`` driver
-against the NTAG simulator, and the PN532 round trips and UART bytes counted by the emulated
-PN532 under nfcpy's own ``pn532`` driver. nfcpy's own activation and NDEF read of a new card
-made 8 frontend calls, 32 round trips (pn532-timing.md 2)."""
+"""What one poll of an nfcpy zone sends, stepped one poll at a time on an injected clock (no
+thread, no sleeps): the real reader code and nfcpy's own ``pn532`` driver against an emulated
+PN532 that answers at once, with every call to nfcpy's frontend recorded and the link's round
+trips and UART bytes counted by the emulator. nfcpy's own activation and NDEF read of a new
+card made 8 frontend calls, 32 round trips (pn532-timing.md 2)."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ from companion.hardware.readers.ndef_card import (
     read_card_id,
 )
 from companion.hardware.readers.nfc_zone import PRESENCE_TIMEOUT, NfcZoneReader
-from companion.hardware.readers.ntag_sim import NtagCard, SimZone
+from companion.hardware.readers.ntag_sim import NtagCard
 from companion.hardware.readers.pn532_emulator import EmulatedPN532, LinkStats
 from companion.hardware.readers.pn532_timing import timeout_s
 from companion.hardware.readers.registry import ReaderContext, open_reader
@@ -55,32 +55,40 @@ class CountingFrontend(nfc.ContactlessFrontend):  # type: ignore[misc]  # nfcpy 
         return calls
 
 
-class Zone:
-    """One simulated antenna, its reader (never started: the test steps its polls) and an
-    open counting frontend."""
+def no_wait(seconds: float) -> None:
+    """The emulator's sleep here: its accounting keeps the modelled time."""
 
-    def __init__(self, known: set[str]) -> None:
-        self.antenna = SimZone("base-1")
+
+class Zone:
+    """One emulated PN532 (pi-uart-921600, answering at once) behind nfcpy's ``pn532`` driver,
+    its reader never started: the test steps its polls, on the clock ``now``."""
+
+    def __init__(self, known: set[str], name: str = "base-1") -> None:
+        self.chip = EmulatedPN532(name, "pi-uart-921600", sleep=no_wait)
         self.reads: list[TagRead] = []
+        self.now = 0.0
         self.reader = NfcZoneReader(
-            "base-1",
+            name,
             self.reads.append,
-            time.monotonic,
-            path=self.antenna.path,
+            lambda: self.now,
+            path=self.chip.path,
             known=known.__contains__,
             frontend=CountingFrontend,
         )
         self.clf: CountingFrontend = self.reader._open()
+        self.link = LinkStats()  #: what the last poll cost on the link
 
     def poll(self) -> list[tuple[str, bytes | None, float | None]]:
-        """One poll; the calls it made."""
+        """One poll; the frontend calls it made (and its cost in :attr:`link`)."""
         self.clf.take()
+        before = self.chip.stats
         assert self.reader.poll_once(self.clf)
+        self.link = self.chip.stats - before
         return self.clf.take()
 
     def close(self) -> None:
         self.clf.close()
-        self.antenna.close()
+        self.chip.close()
 
 
 @pytest.fixture
@@ -96,7 +104,7 @@ def reads_of(calls: list[tuple[str, bytes | None, float | None]]) -> list[str]:
 
 def test_a_bound_card_arriving_costs_its_sense_alone(zone: Zone) -> None:
     assert zone.poll() == [("sense", None, None)]  # empty
-    zone.antenna.place(NtagCard.for_card(UID, "core/zapbot"))
+    zone.chip.place(NtagCard.for_card(UID, "core/zapbot"))
     assert reads_of(zone.poll()) == ["sense"]  # 4 PN532 round trips, not 32
     (arrived,) = zone.reads
     assert (arrived.kind, arrived.uid, arrived.card) == ("arrived", UID, None)
@@ -104,12 +112,12 @@ def test_a_bound_card_arriving_costs_its_sense_alone(zone: Zone) -> None:
 
 
 def test_a_resting_card_costs_one_read_per_poll_with_the_trimmed_timeout(zone: Zone) -> None:
-    zone.antenna.place(NtagCard.for_card(UID))
+    zone.chip.place(NtagCard.for_card(UID))
     zone.poll()
     for _ in range(3):
         assert zone.poll() == [("exchange", b"\x30\x00", PRESENCE_TIMEOUT)]
     assert [r.kind for r in zone.reads] == ["arrived"]
-    zone.antenna.lift()
+    zone.chip.lift()
     assert reads_of(zone.poll()) == ["exchange 3000", "sense"]  # the READ times out: a miss
     assert reads_of(zone.poll()) == ["sense"]
     assert [r.kind for r in zone.reads] == ["arrived", "left"]
@@ -134,14 +142,14 @@ def test_an_unknown_tag_is_read_with_plain_reads_only_as_far_as_its_record(
     zone: Zone, card_id: str, reads: list[str]
 ) -> None:
     other = "04A1B2C3D4E5F2"  # not bound
-    zone.antenna.place(NtagCard.for_card(other, card_id))
+    zone.chip.place(NtagCard.for_card(other, card_id))
     assert reads_of(zone.poll()) == ["sense", *(f"exchange {r}" for r in reads)]
     (arrived,) = zone.reads
     assert (arrived.uid, arrived.card) == (other, card_id)
 
 
 def test_a_blank_tag_costs_one_read(zone: Zone) -> None:
-    zone.antenna.place(NtagCard.for_card("04A1B2C3D4E5F3"))  # an empty NDEF message
+    zone.chip.place(NtagCard.for_card("04A1B2C3D4E5F3"))  # an empty NDEF message
     assert reads_of(zone.poll()) == ["sense", "exchange 3004"]
     assert zone.reads[0].card is None
 
@@ -149,12 +157,12 @@ def test_a_blank_tag_costs_one_read(zone: Zone) -> None:
 def test_a_tag_lifted_between_its_sense_and_its_read_is_tried_again(zone: Zone) -> None:
     other = "04A1B2C3D4E5F4"
     card = NtagCard.for_card(other, "core/zapbot")
-    zone.antenna.place(card)
-    zone.clf.before_exchange = lambda data: zone.antenna.lift()  # gone as it landed
+    zone.chip.place(card)
+    zone.clf.before_exchange = lambda data: zone.chip.lift()  # gone as it landed
     assert reads_of(zone.poll()) == ["sense", "exchange 3004"]
     assert zone.reads == []  # not reported half-read
     zone.clf.before_exchange = None
-    zone.antenna.place(card)
+    zone.chip.place(card)
     assert reads_of(zone.poll())[0] == "sense"
     assert [(r.uid, r.card) for r in zone.reads] == [(other, "core/zapbot")]
 
@@ -162,7 +170,7 @@ def test_a_tag_lifted_between_its_sense_and_its_read_is_tried_again(zone: Zone) 
 def test_writing_a_card_id_on_arrival_still_activates_the_tag(zone: Zone) -> None:
     blank = "04A1B2C3D4E5F5"
     zone.reader.write_on_arrival = lambda uid: "oops/sheriff" if uid == blank else None
-    zone.antenna.place(NtagCard.for_card(blank))
+    zone.chip.place(NtagCard.for_card(blank))
     calls = reads_of(zone.poll())
     assert calls.count("sense") == 2  # nfcpy's activation re-selects the tag by its uid
     assert "exchange 1a00" in calls  # and probes it (AUTHENTICATE): only for writes now
@@ -227,105 +235,64 @@ def test_ndef_span_reads_the_three_byte_length_and_asks_for_more_when_cut_off() 
     assert ndef_span(b"\x03\x05\xd1") == (2, 7)
 
 
-def no_wait(seconds: float) -> None:
-    """The emulator's sleep here: its accounting keeps the modelled time."""
-
-
-class EmulatedZone:
-    """One emulated PN532 behind nfcpy's ``pn532`` driver, its reader stepped by the test on
-    an injected clock (``now``, moved on by the test)."""
-
-    def __init__(self, known: set[str], zone: str = "base-1") -> None:
-        self.chip = EmulatedPN532(zone, "pi-uart-921600", sleep=no_wait)
-        self.reads: list[TagRead] = []
-        self.now = 0.0
-        self.reader = NfcZoneReader(
-            zone,
-            self.reads.append,
-            lambda: self.now,
-            path=self.chip.path,
-            known=known.__contains__,
-        )
-        self.clf = self.reader._open()
-
-    def poll(self) -> LinkStats:
-        """One poll; what it cost on the link."""
-        before = self.chip.stats
-        assert self.reader.poll_once(self.clf)
-        return self.chip.stats - before
-
-    def close(self) -> None:
-        self.clf.close()
-        self.chip.close()
-
-
-@pytest.fixture
-def emulated() -> Iterator[EmulatedZone]:
-    opened = EmulatedZone(known={UID})
-    yield opened
-    opened.close()
-
-
-def test_round_trips_per_poll_on_the_emulated_pn532(emulated: EmulatedZone) -> None:
-    assert emulated.poll().round_trips == 4  # empty: mute, search, register check, mute
-    emulated.chip.place(NtagCard.for_card(UID, "core/zapbot"))
-    arrival = emulated.poll()
-    assert arrival.round_trips == 4  # a new bound card: its sense alone (was 32)
-    assert [(r.kind, r.card) for r in emulated.reads] == [("arrived", None)]
+def test_round_trips_per_poll(zone: Zone) -> None:
+    zone.poll()
+    assert zone.link.round_trips == 4  # empty: mute, search, register check, mute
+    zone.chip.place(NtagCard.for_card(UID, "core/zapbot"))
+    zone.poll()
+    assert (zone.link.round_trips, zone.link.uart_bytes) == (4, 119)  # new bound card (was 32)
     for _ in range(3):
-        assert emulated.poll().round_trips == 4  # a resting card: one READ
-    emulated.chip.lift()
-    assert emulated.poll().round_trips == 8  # its READ times out, then a sense finds nothing
-    assert emulated.poll().round_trips == 4
-    assert [r.kind for r in emulated.reads] == ["arrived", "left"]
+        zone.poll()
+        assert (zone.link.round_trips, zone.link.uart_bytes) == (4, 139)  # resting: one READ
+    zone.chip.lift()
+    zone.poll()
+    assert zone.link.round_trips == 8  # its READ times out, then a sense finds nothing
+    zone.poll()
+    assert zone.link.round_trips == 4
+    assert [r.kind for r in zone.reads] == ["arrived", "left"]
+    zone.chip.place(NtagCard.for_card("04A1B2C3D4E5F7", "core/zapbot"))
+    zone.poll()
+    assert zone.link.round_trips == 4 + 3 * 4  # a tag the table does not know: three READs
+    assert zone.reads[-1].card == "core/zapbot"
 
 
-def test_an_unknown_tag_costs_its_sense_and_three_reads_on_the_emulated_pn532(
-    emulated: EmulatedZone,
-) -> None:
-    emulated.chip.place(NtagCard.for_card("04A1B2C3D4E5F7", "core/zapbot"))
-    arrival = emulated.poll()
-    assert arrival.round_trips == 4 + 3 * 4
-    assert emulated.reads[0].card == "core/zapbot"
-
-
-def test_the_presence_read_is_programmed_at_3_2_ms_on_the_emulated_pn532(
-    emulated: EmulatedZone,
-) -> None:
+def test_the_presence_read_is_programmed_at_3_2_ms_on_the_pn532(zone: Zone) -> None:
     """What nfcpy writes to the PN532 for the presence READ: timeout index 6 (3.2 ms, not the
     6.4 ms that 5 ms became), which a READ to a lifted card then waits."""
-    emulated.chip.place(NtagCard.for_card(UID))
-    emulated.poll()
-    emulated.poll()
-    assert emulated.chip.chip.retry_timeout == 6
+    zone.chip.place(NtagCard.for_card(UID))
+    zone.poll()
+    zone.poll()
+    assert zone.chip.chip.retry_timeout == 6
     assert timeout_s(6) == pytest.approx(PRESENCE_TIMEOUT)
-    emulated.chip.lift()
-    missed, empty = emulated.poll(), emulated.poll()
-    assert missed.modelled_s - empty.modelled_s >= timeout_s(6)
+    zone.chip.lift()
+    zone.poll()
+    missed = zone.link
+    zone.poll()
+    assert missed.modelled_s - zone.link.modelled_s >= timeout_s(6)
 
 
 @pytest.mark.parametrize(
     ("pattern", "returns"),
     [("10110101101", 0), ("1001001001", 3), ("1101100110111", 1)],  # returns: left, then back
 )
-def test_a_card_flapping_on_the_emulated_pn532_is_one_tap_at_its_first_read(
-    emulated: EmulatedZone, pattern: str, returns: int
+def test_a_card_flapping_at_the_antennas_edge_is_one_tap_at_its_first_read(
+    zone: Zone, pattern: str, returns: int
 ) -> None:
     """A tag at the antenna's edge, in the field at some polls (1) and not at others (0), one
     poll period apart: the zone's reads through the tap filter make one tap, at once."""
     card = NtagCard.for_card(UID)
     tap_filter, outputs = TapFilter(), []
     for n, there in enumerate(pattern):
-        emulated.now = n * 0.035
-        if there == "1" and emulated.chip.card is None:
-            emulated.chip.place(card)
+        zone.now = n * 35 / 1000
+        if there == "1" and zone.chip.card is None:
+            zone.chip.place(card)
         elif there == "0":
-            emulated.chip.lift()
-        emulated.reads.clear()
-        emulated.poll()
-        for read in emulated.reads:
+            zone.chip.lift()
+        zone.reads.clear()
+        zone.poll()
+        for read in zone.reads:
             outputs += tap_filter.poll(read.at) + tap_filter.feed(read)
-    outputs += tap_filter.poll(emulated.now + 10.0)
+    outputs += tap_filter.poll(zone.now + 10.0)
     taps = [o for o in outputs if isinstance(o, Tap)]
     assert [(t.uid, t.at) for t in taps] == [(UID, 0.0)]
     assert all(isinstance(o, Tap | Ignored) for o in outputs)
@@ -337,7 +304,7 @@ def test_a_card_glimpsed_by_one_zone_on_its_way_to_another_is_moved_there() -> N
     first's field at one poll only, then rests on the second. The first reports it present
     until two polls miss it (70 ms: less than BRUSH), so the tap it counted moves to the
     second when the second reads it."""
-    first, second = EmulatedZone({UID}, "base-1"), EmulatedZone({UID}, "base-2")
+    first, second = Zone({UID}, "base-1"), Zone({UID}, "base-2")
     try:
         card = NtagCard.for_card(UID)
         tap_filter, reads, outputs = TapFilter(), [], []
@@ -348,12 +315,12 @@ def test_a_card_glimpsed_by_one_zone_on_its_way_to_another_is_moved_there() -> N
                 first.chip.lift()
             if n == 3:
                 second.chip.place(card)
-            for zone in (first, second):
-                zone.now = n * 35 / 1000
-                zone.reads.clear()
-                zone.poll()
-                reads += zone.reads
-                for read in zone.reads:
+            for each in (first, second):
+                each.now = n * 35 / 1000
+                each.reads.clear()
+                each.poll()
+                reads += each.reads
+                for read in each.reads:
                     outputs += tap_filter.poll(read.at) + tap_filter.feed(read)
         assert [(r.zone, r.kind, r.at) for r in reads] == [
             ("base-1", "arrived", 0.0),
