@@ -15,8 +15,9 @@ Per profile:
 * ``cards_per_s_one_antenna``: the most distinct cards a second one antenna takes, each
   swapped for the next, none lost and p99 <= 150 ms;
 * ``round_trips_new_card``/``round_trips_presence_poll`` (and their UART bytes and modelled
-  ms): exact counts of one poll of the zone reader (``NfcZoneReader._poll_once``, the reader
-  thread's own step) that finds a new card, and one that finds it resting.
+  ms): exact counts of one poll of the zone reader (``NfcZoneReader.poll_once``, the reader
+  thread's own step) that finds a new bound card, and one that finds it resting;
+  ``round_trips_new_unknown_card``: a new tag the table does not know (its card id read).
 
 Sample counts are small (the machine is shared and the whole run stays near a minute): read
 p99 as "the slowest of a few".
@@ -52,7 +53,8 @@ SWAP_TRIALS = 5
 RATES = (4, 6, 8, 10)
 RATE_CARDS = 6
 REMOVALS = 8
-UID = "04A1B2C3D4E5F6"
+UID = "04A1B2C3D4E5F6"  # the bound card (the table knows its tag)
+UNKNOWN_UID = "04A1B2C3D4E5F7"
 TARGETS = {
     "ideal": "tap_to_screen_ms p50 <= 45, p99 <= 90; event_to_tap_ms_p99 <= 2",
     "pi-uart-921600": (
@@ -87,31 +89,41 @@ def floor_ms(profile: str) -> float:
 
 
 def poll_costs(profile: str) -> dict[str, Any]:
-    """One zone-reader poll finding a new card, and one finding it resting: what crossed the
-    link (exact; the emulator answers at once and counts the modelled time)."""
+    """One zone-reader poll finding a new bound card, and one finding it resting; one finding
+    a tag the table does not know: what crossed the link (exact; the emulator answers at once
+    and counts the modelled time)."""
     reader = EmulatedPN532("costs", profile, sleep=lambda seconds: None)
-    zone = NfcZoneReader("costs", lambda read: None, time.monotonic, path=reader.path)
+    zone = NfcZoneReader(
+        "costs", lambda read: None, time.monotonic, path=reader.path, known={UID}.__contains__
+    )
     wanted = nfc.clf.RemoteTarget("106A")
     try:
         clf = zone._open()
-        zone._poll_once(clf, wanted)  # empty: settles the reader
-        reader.place(NtagCard.for_card(UID, "core/zapbot"))
+        zone.poll_once(clf, wanted)  # empty: settles the reader
         polls: list[LinkStats] = []
-        for _ in range(3):  # the new card, then twice resting
-            before = reader.stats
-            zone._poll_once(clf, wanted)
-            polls.append(reader.stats - before)
+        for uid in (UID, UNKNOWN_UID):
+            reader.place(NtagCard.for_card(uid, "core/zapbot"))
+            for _ in range(3):  # the new card, then twice resting
+                before = reader.stats
+                zone.poll_once(clf, wanted)
+                polls.append(reader.stats - before)
+            reader.lift()
+            for _ in range(2):  # it leaves
+                zone.poll_once(clf, wanted)
         clf.close()
     finally:
         reader.close()
-    new, resting = polls[0], polls[2]
+    new, resting, unknown = polls[0], polls[2], polls[3]
     return {
         "round_trips_new_card": new.round_trips,
         "round_trips_presence_poll": resting.round_trips,
+        "round_trips_new_unknown_card": unknown.round_trips,
         "uart_bytes_new_card": new.uart_bytes,
         "uart_bytes_presence_poll": resting.uart_bytes,
+        "uart_bytes_new_unknown_card": unknown.uart_bytes,
         "modelled_ms_new_card": _ms(new.modelled_s),
         "modelled_ms_presence_poll": _ms(resting.modelled_s),
+        "modelled_ms_new_unknown_card": _ms(unknown.modelled_s),
     }
 
 

@@ -122,6 +122,26 @@ def test_a_flapping_card_is_one_tap(table: Any) -> None:
     assert service.document()["prompts"] == []
 
 
+def test_a_card_that_brushed_a_zone_on_its_way_is_one_play_where_it_rests(table: Any) -> None:
+    """It counts at its first read (base-1), then rests on base-2: the same play, moved."""
+    service, recorder, store = table
+    reader(service, "base-1").place("B1")
+    reader(service, "base-2").place("B2")
+    eventually(lambda: len(service.document()["bases"]) == 2)
+    now = time.monotonic()
+    service.feed(TagRead("base-1", "TC", "arrived", now))
+    service.feed(TagRead("base-1", "TC", "left", now + 0.03))
+    service.feed(TagRead("base-2", "TC", "arrived", now + 0.04))
+    eventually(lambda: len(store.lines(service.live.game_id)) == 4)
+    lines = store.lines(service.live.game_id)
+    assert [line.get("tap") or line["input"] for line in lines] == ["B1", "B2", "TC", "tap-moved"]
+    assert (lines[3]["tag"], lines[3]["from"], lines[3]["zone"]) == ("TC", "base-1", "base-2")
+    minions = {b["zone"]: [m["tag"] for m in b["minions"]] for b in service.document()["bases"]}
+    assert minions == {"base-1": [], "base-2": ["TC"]}
+    assert service.live.game.state.minions_played == 1  # never a second play
+    assert recorder.sounds == ["accepted"] * 3  # the correction is silent
+
+
 def test_unknown_tag_prompts_and_sounds_different(table: Any) -> None:
     service, recorder, _ = table
     reader(service, "base-2").place("DEADBEEF")

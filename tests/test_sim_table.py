@@ -65,11 +65,17 @@ def test_the_zone_reader_on_a_realistic_profile_reads_and_notices_removal() -> N
     reader = NfcZoneReader("base-1", reads.put, time.monotonic, path=antenna.path)
     reader.start()
     try:
+        deadline = time.monotonic() + 5
+        while reader.health.snapshot().last_poll is None:  # opened: its init is not counted
+            assert time.monotonic() < deadline
+            time.sleep(0.005)
         before = antenna.stats
         antenna.place(NtagCard.for_card(UID, "core/zapbot", model="NTAG215"))
         arrived = reads.get(timeout=5)
         assert (arrived.kind, arrived.uid, arrived.card) == ("arrived", UID, "core/zapbot")
-        assert (antenna.stats - before).round_trips >= 32  # sense, activation, NDEF read
+        # sense and three plain READs (16), after at most two empty polls (8); nfcpy's own
+        # activation and NDEF read took 32 (exact counts: tests/test_nfc_arrival.py)
+        assert (antenna.stats - before).round_trips <= 24
         antenna.lift()
         left = reads.get(timeout=5)
         assert (left.kind, left.uid) == ("left", UID)

@@ -1,4 +1,5 @@
-"""Dwell, the same visit and cross-zone reads, with the reads' own times (no clock, no sleeps)."""
+"""First-read taps, the same visit and cross-zone reads (corrected to where a card rests), with
+the reads' own times (no clock, no sleeps)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import random
 import pytest
 
 from companion.hardware.readers.base import TagRead
-from companion.hardware.readers.taps import MIN_DWELL, Crosstalk, Ignored, Tap, TapFilter
+from companion.hardware.readers.taps import BRUSH, Crosstalk, Ignored, Moved, Tap, TapFilter
 
 
 def arrive(zone: str, at: float, uid: str = "04AA") -> TagRead:
@@ -20,6 +21,10 @@ def leave(zone: str, at: float, uid: str = "04AA") -> TagRead:
 
 def taps(outputs: list) -> list[tuple[str, str]]:
     return [(o.zone, o.uid) for o in outputs if isinstance(o, Tap)]
+
+
+def moves(outputs: list) -> list[tuple[str, str, str]]:
+    return [(o.origin, o.zone, o.uid) for o in outputs if isinstance(o, Moved)]
 
 
 def run(
@@ -46,23 +51,24 @@ def flapping(zone: str, start: float, seconds: float, hz: float, duty: float) ->
     return reads
 
 
-def test_a_plain_tap_counts_once_its_dwell_is_reached() -> None:
+def test_a_plain_tap_counts_on_its_first_read() -> None:
     outputs = run([arrive("base-1", 0.0), leave("base-1", 2.0)])
     assert taps(outputs) == [("base-1", "04AA")]
-    assert [o.at for o in outputs if isinstance(o, Tap)] == [pytest.approx(MIN_DWELL)]
+    assert [o.at for o in outputs if isinstance(o, Tap)] == [0.0]  # no wait
 
 
-def test_a_card_still_lying_there_counts_when_polled() -> None:
+def test_a_card_still_lying_there_has_counted_already() -> None:
     tap_filter = TapFilter()
-    assert run([arrive("base-1", 0.0)], end=0.03, tap_filter=tap_filter) == []
-    assert tap_filter.next_due(0.03) == pytest.approx(MIN_DWELL)
-    assert taps(tap_filter.poll(0.2)) == [("base-1", "04AA")]
-    assert tap_filter.next_due(0.2) is None
+    assert taps(tap_filter.feed(arrive("base-1", 0.0))) == [("base-1", "04AA")]
+    assert tap_filter.next_due(0.0) is None  # nothing left to wait for
+    assert tap_filter.poll(0.2) == []
 
 
-def test_a_card_brushed_past_a_zone_does_not_count() -> None:
+def test_a_card_brushed_past_a_zone_counts_on_its_first_read() -> None:
+    """No dwell is waited for: a glimpse counts (resting elsewhere corrects it, below)."""
     outputs = run([arrive("base-2", 0.0), leave("base-2", 0.02)], end=10.0)
-    assert taps(outputs) == []
+    assert taps(outputs) == [("base-2", "04AA")]
+    assert moves(outputs) == []
 
 
 @pytest.mark.parametrize("seed", range(15))
@@ -76,13 +82,13 @@ def test_a_tag_flapping_at_20_hz_then_lifted_counts_exactly_once(seed: int) -> N
     assert taps(outputs) == [("base-1", "04AA")]
 
 
-def test_flickers_add_up_to_a_tap() -> None:
-    """Reads of 20 ms, ten a second: no single one long enough, three together are."""
-    assert pytest.approx(0.05) == MIN_DWELL
+def test_flickers_are_one_tap_from_the_first() -> None:
+    """Reads of 20 ms, ten a second: the first counts, the rest are the same visit."""
     reads = flapping("base-1", 0.0, 0.5, 10, 0.2)
     outputs = run(reads, end=2.0)
     assert taps(outputs) == [("base-1", "04AA")]
-    assert [o.at for o in outputs if isinstance(o, Tap)] == [pytest.approx(0.21)]
+    assert [o.at for o in outputs if isinstance(o, Tap)] == [0.0]
+    assert sum(isinstance(o, Ignored) for o in outputs) == 4
 
 
 @pytest.mark.parametrize("lost", [0.5, 1.2, 2.9])
@@ -105,12 +111,40 @@ def test_two_cards_at_one_zone_are_two_taps() -> None:
 
 def test_slid_across_two_zones_stays_on_the_second_one_tap_there() -> None:
     outputs = run([arrive("base-1", 0.0), arrive("base-2", 0.3), leave("base-1", 0.6)], end=3.0)
-    assert taps(outputs) == [("base-1", "04AA"), ("base-2", "04AA")]
+    assert taps(outputs) == [("base-1", "04AA")]  # one play...
+    assert moves(outputs) == [("base-1", "base-2", "04AA")]  # ...corrected to where it rests
+    assert [o.at for o in outputs if isinstance(o, Moved)] == [0.6]
 
 
-def test_slid_over_before_it_counted_counts_only_where_it_dwelt() -> None:
+def test_brushed_on_its_way_it_counts_at_once_and_is_corrected_to_where_it_rests() -> None:
     outputs = run([arrive("base-1", 0.0), leave("base-1", 0.03), arrive("base-2", 0.04)], end=3.0)
-    assert taps(outputs) == [("base-2", "04AA")]
+    assert taps(outputs) == [("base-1", "04AA")]
+    assert moves(outputs) == [("base-1", "base-2", "04AA")]
+    assert [o.at for o in outputs if isinstance(o, Moved)] == [0.04]
+
+
+def test_brushing_two_zones_on_its_way_moves_the_one_tap_twice() -> None:
+    reads = [
+        arrive("base-1", 0.0),
+        leave("base-1", 0.07),
+        arrive("base-2", 0.1),
+        leave("base-2", 0.17),
+        arrive("base-3", 0.2),
+    ]
+    outputs = run(reads, end=3.0)
+    assert taps(outputs) == [("base-1", "04AA")]
+    assert moves(outputs) == [("base-1", "base-2", "04AA"), ("base-2", "base-3", "04AA")]
+
+
+def test_a_card_that_lay_on_a_zone_is_not_moved_by_a_read_next_door() -> None:
+    reads = [arrive("base-1", 0.0), leave("base-1", BRUSH), arrive("base-2", BRUSH + 0.05)]
+    outputs = run(reads, end=3.0)
+    assert (taps(outputs), moves(outputs)) == ([("base-1", "04AA")], [])
+
+
+def test_a_brush_then_rest_outside_the_window_is_a_second_tap() -> None:
+    reads = [arrive("base-1", 0.0), leave("base-1", 0.03), arrive("base-2", 0.9)]
+    assert taps(run(reads, end=3.0)) == [("base-1", "04AA"), ("base-2", "04AA")]
 
 
 def test_blip_on_a_neighbour_is_ignored() -> None:

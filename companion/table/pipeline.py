@@ -1,10 +1,12 @@
-"""The table's worker: reads -> store -> tap filter -> lines -> game, supervised.
+"""The table's worker: reads -> tap filter -> store -> lines -> game, supervised.
 
-No exception in handling one read stops the worker. A failing store keeps the work it could
-not store waiting, in order, retried with back-off (:mod:`.supervision`): a raw read is stored
-before the filter sees it, and a line is acknowledged only once stored, so a retry never stores
-or counts anything twice. Anything else that fails (a bug) is logged, counted in the health and
-dropped, and the next read is handled as usual.
+The tap filter judges a read as soon as the worker takes it (a tap waits for nothing); the raw
+read is then stored, before any line it leads to. No exception in handling one read stops the
+worker. A failing store keeps the work it could not store waiting, in order, retried with
+back-off (:mod:`.supervision`): a read keeps the filter's verdict while it waits, and a line is
+acknowledged only once stored, so a retry never stores or counts anything twice. Anything else
+that fails (a bug) is logged, counted in the health and dropped, and the next read is handled
+as usual.
 
 A mixin of :class:`~companion.table.service.TableService` (its worker half).
 """
@@ -22,7 +24,7 @@ from typing import Any
 from companion.errors import Rejected, StoreError
 from companion.hardware.feedback import TableFeedback
 from companion.hardware.readers.base import TagRead
-from companion.hardware.readers.taps import Crosstalk, Ignored, Tap, TapFilter
+from companion.hardware.readers.taps import Crosstalk, Ignored, Moved, Output, Tap, TapFilter
 from companion.storage.store import EventStore
 from companion.table.supervision import StoreHealth
 from companion.tracker.state import Outcome
@@ -30,20 +32,19 @@ from companion.tracker.state import Outcome
 log = logging.getLogger(__name__)
 IDLE_WAIT = 0.05  #: seconds the worker waits for a read before polling the tap filter
 MAX_WAITING = 10_000  #: reads kept while the store is down (the oldest go first beyond)
-ARRIVALS_KEPT = 64  #: arrivals remembered until their dwell makes a tap
-
-Output = Tap | Crosstalk | Ignored
 
 
 @dataclass(slots=True)
 class Work:
-    """One piece of work waiting for the store: a raw read (stored, then filtered) or a line
+    """One piece of work waiting for the store: a raw read (filtered, then stored) or a line
     (with the tap it came from, whose NDEF binding goes first)."""
 
     read: TagRead | None = None
     line: dict[str, Any] | None = None
     tap: Tap | None = None
-    stored: bool = False  #: the raw read is in the store; only filtering it is left
+    stored: bool = False  #: the raw read is in the store
+    #: the lines the tap filter made of the read (None: not filtered yet, or enrolling)
+    follow: list[Work] | None = None
     source: TagRead | None = None  #: the read that made the tap (for its stage times)
     tapped: float = 0.0  #: when the filter passed it as a tap (the service's clock)
 
@@ -62,7 +63,6 @@ class Pipeline:
     _started_at: float
     _waiting: deque[Work]
     _retry_at: float | None
-    _arrivals: dict[tuple[str, str], TagRead]
 
     # What the service provides
 
@@ -70,6 +70,9 @@ class Pipeline:
         raise NotImplementedError
 
     def _enrol(self, read: TagRead) -> list[Work] | None:
+        raise NotImplementedError
+
+    def _enrolling(self, zone: str) -> bool:
         raise NotImplementedError
 
     def _bind_from_ndef(self, tap: Tap) -> None:
@@ -121,8 +124,8 @@ class Pipeline:
                 self._tick()
 
     def _wait_time(self) -> float:
-        """How long to wait for a read: until a retry or a tap's dwell is due, at most
-        :data:`IDLE_WAIT`."""
+        """How long to wait for a read: until a retry or a conflict's question is due, at
+        most :data:`IDLE_WAIT`."""
         now = self.clock()
         if self._retry_at is not None:
             return max(0.0, min(IDLE_WAIT, self._retry_at - now))
@@ -178,23 +181,22 @@ class Pipeline:
             assert work.line is not None
             self._apply(work)
             return []
+        enrolling = read.kind == "arrived" and self._enrolling(read.zone)
+        if work.follow is None and not enrolling:
+            work.follow = self._filtered(read)  # kept: a retry below never feeds it twice
         if not work.stored:
             detail = {"card": read.card} if read.card else None
             self.store.append_read(read.zone, read.uid, read.kind, read.at, detail)
             work.stored = True
-        enrolled = self._enrol(read) if read.kind == "arrived" else None
-        if enrolled is not None:
-            return enrolled
-        if read.kind == "arrived":
-            self._arrived(read)
-        return self._lines(self._filter.poll(read.at) + self._filter.feed(read), read)
+        if work.follow is not None:
+            return work.follow
+        enrolled = self._enrol(read)
+        return enrolled if enrolled is not None else self._filtered(read)
 
-    def _arrived(self, read: TagRead) -> None:
-        """Remember the arrival whose dwell a later tap completes (for its stage times)."""
-        self._arrivals.pop((read.uid, read.zone), None)
-        self._arrivals[(read.uid, read.zone)] = read
-        while len(self._arrivals) > ARRIVALS_KEPT:  # cards that only brushed past
-            del self._arrivals[next(iter(self._arrivals))]
+    def _filtered(self, read: TagRead) -> list[Work]:
+        """The lines the tap filter makes of ``read``, at once (a tap is made by its card's
+        arrival: ``read`` is the read that made it)."""
+        return self._lines(self._filter.poll(read.at) + self._filter.feed(read), read)
 
     def _handle(self, outputs: list[Output]) -> None:
         """Outputs of the filter with nothing waiting: their lines wait like any work."""
@@ -217,10 +219,18 @@ class Pipeline:
                     "at": at,
                 }
                 found.append(Work(line=line))
+            elif isinstance(output, Moved):  # the same play, corrected to where it rests
+                line = {
+                    "input": "tap-moved",
+                    "tag": output.uid,
+                    "from": output.origin,
+                    "zone": output.zone,
+                    "at": at,
+                }
+                found.append(Work(line=line))
             else:
                 line = {"tap": output.uid, "zone": output.zone, "at": at}
-                source = self._arrivals.pop((output.uid, output.zone), read)
-                found.append(Work(line=line, tap=output, source=source, tapped=tapped))
+                found.append(Work(line=line, tap=output, source=read, tapped=tapped))
         return found
 
     def _apply(self, work: Work) -> None:
@@ -236,4 +246,6 @@ class Pipeline:
             return
         if tap is not None:
             self._timed(tap, work.source, work.tapped)
+        elif line.get("input") == "tap-moved":
+            return  # the card's tap was heard already: a correction is silent
         self._beep(self.feedback.accepted if outcome.changed else self.feedback.ignored)

@@ -60,9 +60,9 @@ class TapTiming:
 
     zone: str
     uid: str
-    activated: float | None  #: nfcpy finished activating the tag (nfcpy readers only)
+    activated: float | None  #: the tag was selected (nfcpy readers only: TagRead.activated)
     read: float  #: the reader handed the read over
-    tap: float  #: the worker took it as a tap (raw read stored, tap filter passed)
+    tap: float  #: the worker took it as a tap (the tap filter passed it; stored next)
     stored: float  #: the tap's line stored and announced to every listener
 
 
@@ -103,6 +103,7 @@ class TableService(Pipeline):
             has_button=lambda: "end-turn" in self.feedback.buttons,
         )
         self.context = context or ReaderContext(clock)
+        self.context.known_tag = self._is_bound
         self._filter = tap_filter or TapFilter()
         self._reads: queue.Queue[TagRead] = queue.Queue()
         self._lock = threading.RLock()
@@ -116,7 +117,6 @@ class TableService(Pipeline):
         self.store_health = StoreHealth()
         self._waiting: deque[Work] = deque()
         self._retry_at: float | None = None
-        self._arrivals: dict[tuple[str, str], TagRead] = {}
         #: while set, arrivals at this zone enrol tags instead of playing cards
         self.enrolment: tuple[str, BulkEnrolment] | None = None
         self.enrolment_messages: list[str] = []
@@ -269,6 +269,11 @@ class TableService(Pipeline):
         with self._lock:
             self.enrolment = None
 
+    def _enrolling(self, zone: str) -> bool:
+        """Whether arrivals at ``zone`` enrol tags (they skip the tap filter)."""
+        enrolment = self.enrolment
+        return enrolment is not None and enrolment[0] == zone
+
     def _enrol(self, read: TagRead) -> list[Work] | None:
         """The bind line to store if a bulk enrolment took the read (its binding is stored
         already); None if no enrolment is running at the read's zone."""
@@ -295,6 +300,12 @@ class TableService(Pipeline):
             if enrolment.owner in live.game.state.header.players:
                 line["owner"] = enrolment.owner
             return [Work(line=line)]
+
+    def _is_bound(self, uid: str) -> bool:
+        """Whether the game in progress knows ``uid`` (its readers then skip the card id):
+        asked from reader threads, it reads the current state, never the store."""
+        live = self.live
+        return live is not None and uid in live.game.state.header.tags
 
     def feed(self, read: TagRead) -> None:
         """Hand a read to the worker as a reader would (tests, the virtual table)."""

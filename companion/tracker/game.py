@@ -14,6 +14,7 @@ from companion.tape.documents import Event, Line
 from companion.tape.limits import check_line
 from companion.tape.lines import Header, TapeLine
 from companion.tracker.common import event
+from companion.tracker.corrections import TAP_MOVED, Journal, move_tap, record
 from companion.tracker.state import Outcome, Rejected, TrackerState, new_state
 from companion.tracker.step import step
 
@@ -21,15 +22,26 @@ UNDO = {"input": "undo"}
 
 
 @dataclass(frozen=True, slots=True)
+class Past:
+    """The game before a change: its state, and the journal of lines that led there."""
+
+    state: Any
+    journal: Journal
+
+
+@dataclass(frozen=True, slots=True)
 class Checkpoint:
     state: TrackerState
     depth: int
-    top: TrackerState | None
+    top: Past | None
+    journal: Journal = ()
 
 
 class Game:
     """Applies event lines in order. Undo pops the state from before the last line that
-    changed the game (tag bindings made since are kept: they are not game events)."""
+    changed the game (tag bindings made since are kept: they are not game events). The recent
+    lines are kept too, so that a tap among them can be moved to where its card rests
+    (:mod:`.corrections`)."""
 
     def __init__(self, header: Header, catalogue: Catalogue) -> None:
         #: the cards as this table's printings say (the header chose them)
@@ -41,8 +53,9 @@ class Game:
         else:
             self.state = new_state(header)
             self._step = step
-        self._before: list[Any] = []
+        self._before: list[Past] = []
         self._forgotten = 0  # changes too old to undo (see keep_undo)
+        self._journal: Journal = ()  # the recent lines, to correct a tap among them
 
     @property
     def can_undo(self) -> bool:
@@ -58,13 +71,15 @@ class Game:
 
     def checkpoint(self) -> Checkpoint:
         """Where the game stands now, to :meth:`rollback` to if storing the next line fails."""
-        return Checkpoint(self.state, len(self._before), self._before[-1] if self._before else None)
+        top = self._before[-1] if self._before else None
+        return Checkpoint(self.state, len(self._before), top, self._journal)
 
     def rollback(self, checkpoint: Checkpoint) -> None:
         del self._before[checkpoint.depth :]
         if len(self._before) < checkpoint.depth and checkpoint.top is not None:
             self._before.append(checkpoint.top)  # an undo popped it
         self.state = checkpoint.state
+        self._journal = checkpoint.journal
 
     def apply(self, line: Line) -> Outcome:
         """:raises Rejected: the line cannot be applied; nothing changed."""
@@ -77,16 +92,26 @@ class Game:
                     )
                 raise Rejected("there is nothing to undo")
             previous = self._before.pop()
-            restored = replace(previous, header=self.state.header, version=self.state.version + 1)
+            restored = replace(
+                previous.state, header=self.state.header, version=self.state.version + 1
+            )
             events = (event("undone"), *_vp_changes(self.state, restored, line))
-            self.state = restored
+            self.state, self._journal = restored, previous.journal
             return Outcome(restored, events, True)
-        outcome = self._step(self.state, line, self.catalogue)
-        if outcome.changed:
-            self._before.append(self.state)
-        events = outcome.events + _vp_changes(self.state, outcome.state, line)
-        self.state = replace(outcome.state, version=self.state.version + 1)
-        return Outcome(self.state, events, outcome.changed)
+        if line.get("input") == TAP_MOVED:
+            corrected = move_tap(self._journal, self.state, line, self._step, self.catalogue)
+            new_state, events, changed = corrected.state, corrected.events, corrected.changed
+            journal = corrected.journal
+        else:
+            outcome = self._step(self.state, line, self.catalogue)
+            new_state, events, changed = outcome.state, outcome.events, outcome.changed
+            journal = record(self._journal, self.state, line)
+        if changed:
+            self._before.append(Past(self.state, self._journal))
+        events = events + _vp_changes(self.state, new_state, line)
+        self.state = replace(new_state, version=self.state.version + 1)
+        self._journal = journal
+        return Outcome(self.state, events, changed)
 
 
 def _vp_changes(before: Any, after: Any, line: Line) -> tuple[Event, ...]:

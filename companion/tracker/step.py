@@ -37,7 +37,7 @@ def _dispatch(state: TrackerState, line: Line, catalogue: Catalogue) -> Outcome:
         return answer(state, line, catalogue)
     handler = HANDLERS.get(kind)
     if handler is None:
-        known = ", ".join(sorted([*HANDLERS, "answer", "undo"]))
+        known = ", ".join(sorted([*HANDLERS, "answer", "undo", "tap-moved"]))
         raise Rejected(f"unknown input {kind!r}; known inputs: {known}")
     return handler(state, line, catalogue)
 

@@ -103,4 +103,7 @@ _SENTENCES: dict[str, Callable[[Words, Mapping[str, Any]], str]] = {
         f"{e['count']} counter(s) moved from {w.tag(e['origin'])} to {w.tag(e['target'])}"
     ),
     "declared": lambda w, e: f"{w.tag(e['tag'])}: condition {'on' if e.get('on') else 'off'}",
+    "tap-moved": lambda w, e: (
+        f"{w.tag(e['tag'])} rests on {w.zone(e['zone'])}: it only passed over {w.zone(e['origin'])}"
+    ),
 }

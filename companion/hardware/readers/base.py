@@ -33,8 +33,9 @@ class TagRead:
     kind: ReadKind
     at: float  #: the injected clock's time of the read
     card: str | None = None  #: the card id in the tag's NDEF record, if one was read
-    #: for an arrival at an nfcpy reader: the injected clock's time nfcpy finished activating
-    #: the tag (``at - activated`` is our reader's own time: the NDEF read and the hand-over)
+    #: for an arrival at an nfcpy reader: the injected clock's time the tag was selected (its
+    #: sense; nfcpy's activation where a card id is written or the tag is not a Type 2 tag):
+    #: ``at - activated`` is our reader's own time, the card id's READs and the hand-over
     activated: float | None = None
 
 

@@ -5,9 +5,13 @@ The thread polls the antenna itself with nfcpy's public API and leaves presence 
 presence loop (which notices a lifted card only after ~0.4 s and sees no other card until
 then). A poll is ``ContactlessFrontend.sense()``; while a card lies here and the last poll left
 it selected, a poll first READs its first pages with ``exchange()`` (they hold its uid: one
-exchange instead of a whole anticollision), and senses only if that fails. A new uid is
-activated (``nfc.tag.activate``) and its NDEF record read at once; two empty polls in a row and
-the card has gone. The same code runs on a PN532 (any nfcpy reader) and on the simulated table.
+exchange instead of a whole anticollision), and senses only if that fails. A new uid counts
+as read once the sense found it: a uid the table already knows (``known``, the bindings) is not
+read at all, and an unknown Type 2 tag's card id is read with plain READs of its user memory,
+only as many as its NDEF message needs (no ``nfc.tag.activate``: no AUTHENTICATE probe, no
+field-off re-select; that is 32 PN532 round trips instead of 4 for a bound card). Activation
+is kept for writing a card id, and for tags of other types. Two empty polls in a row and the
+card has gone. The same code runs on a PN532 (any nfcpy reader) and on the simulated table.
 
 A reader error is never reported as a card leaving. When the reader fails (an IOError, a USB
 reset, the simulated antenna's port closing) the card that was on it stays present while the
@@ -33,7 +37,7 @@ import nfc.clf
 import nfc.tag
 
 from companion.hardware.readers.base import Clock, Reader, Sink, TagRead
-from companion.hardware.readers.ndef_card import card_record, decode_card_id
+from companion.hardware.readers.ndef_card import card_record, decode_card_id, read_card_id
 from companion.hardware.readers.presence import Presence
 
 log = logging.getLogger(__name__)
@@ -45,7 +49,13 @@ UDP_SILENT = 0.8
 # While a card lies on the antenna a poll READs its first pages (they hold its uid), giving it
 # an NTAG's own response timeout; only if that fails does the poll sense (a swap, a removal).
 PRESENCE_READ = b"\x30\x00"
-PRESENCE_TIMEOUT = 0.005
+# The PN532's response timeouts are 100 us * 2**(n-1) and nfcpy rounds up to that grid, so the
+# old 5 ms became 6.4 ms. An NTAG's READ answer starts ~87 us after the command and lasts
+# 1.55 ms (NXP NTAG213/215/216 data sheet, section 10.2, Fig 15): 3.2 ms (n = 6) holds its whole
+# answer twice over and saves 3.2 ms on every READ to a lifted card (pn532-timing.md 1.1, 5.4).
+PRESENCE_TIMEOUT = 0.0032
+# The READs of a new tag's card id: the same command, the same answer time.
+ID_READ_TIMEOUT = PRESENCE_TIMEOUT
 # An empty antenna's polls are spread +-20 % around their period, so that a card flickering
 # at the antenna's edge in step with them cannot stay unseen for long.
 EMPTY_SPREAD = 0.2
@@ -64,10 +74,15 @@ class NfcZoneReader(Reader):
         *,
         path: str,
         watchdog: float = 5.0,
+        known: Callable[[str], bool] | None = None,
+        frontend: Callable[[], Any] = nfc.ContactlessFrontend,
     ) -> None:
         super().__init__(zone, sink, clock)
         self.path = path
         self.watchdog = watchdog
+        #: whether the table already knows a uid (bound to a card): its card id is not read
+        self.known: Callable[[str], bool] = known or _nobody_known
+        self._frontend = frontend  # nfcpy's ContactlessFrontend (tests count its calls)
         #: what the polls say lies on the antenna (kept across reader errors)
         self.presence = Presence(zone)
         self._stop = threading.Event()
@@ -154,7 +169,7 @@ class NfcZoneReader(Reader):
             _probe_udp(self.path)
         self._polls = 0
         self._selected = None
-        clf = nfc.ContactlessFrontend()
+        clf = self._frontend()
         if not clf.open(self.path):
             raise OSError(errno.ENODEV, f"no reader at {self.path}")
         return clf
@@ -164,7 +179,7 @@ class NfcZoneReader(Reader):
         wanted = nfc.clf.RemoteTarget("106A")
         while not self._ending():
             started = time.monotonic()
-            if not self._poll_once(clf, wanted):
+            if not self.poll_once(clf, wanted):
                 return
             self._polls += 1
             self.health.polled()
@@ -174,10 +189,12 @@ class NfcZoneReader(Reader):
             # A plain sleep costs less CPU than an Event's wait; stop() waits one period at most.
             time.sleep(max(0.0, started + period - time.monotonic()))
 
-    def _poll_once(self, clf: Any, wanted: Any) -> bool:
-        """One poll; False if it was too slow (the reader is to be reopened)."""
+    def poll_once(self, clf: Any, wanted: Any = None) -> bool:
+        """One poll of an open frontend (the reader thread's loop body; a test may step it);
+        False if it was too slow (the reader is to be reopened)."""
         started = time.monotonic()
         there = self._still_selected(clf)
+        wanted = wanted or nfc.clf.RemoteTarget("106A")
         target = None if there is not None else clf.sense(wanted, iterations=1)
         took = time.monotonic() - started
         if there is None and target is None and took > UDP_SILENT and not self._antenna_alive():
@@ -229,15 +246,40 @@ class NfcZoneReader(Reader):
             self.presence.seen(uid)
             self._write_while_here(clf, uid)
         else:
-            tag = nfc.tag.activate(clf, target)
-            activated = self.clock()
-            if tag is None:  # lifted as it landed, or sliding: the next poll tries again
-                self._selected = None
-                self._deliver(self.presence.unreadable(uid, activated))
-                return
-            self._write_pending(tag, arriving=True)
-            card = _card_id(tag)
-            self._deliver(self.presence.read(uid, card, self.clock(), activated))
+            self._arrived(clf, target, uid)
+
+    def _arrived(self, clf: Any, target: Any, uid: str) -> None:
+        """A new card the sense found (and left selected): read now, with as little as it
+        takes: nothing for a known uid, plain READs of an unknown Type 2 tag's card id."""
+        selected = self.clock()  # what nfcpy's activation used to finish
+        writing = self._write_for(uid)
+        if writing is None and self.known(uid):
+            self._deliver(self.presence.read(uid, None, self.clock(), selected))
+            return
+        if writing is not None or self._selected is None:
+            self._activate_and_read(clf, target, uid, writing)
+            return
+        try:
+            card = read_card_id(lambda page: _read_pages(clf, page))
+        except nfc.clf.CommunicationError:  # lifted as it landed: the next poll tries again
+            self._selected = None
+            self._deliver(self.presence.unreadable(uid, self.clock()))
+            return
+        self._deliver(self.presence.read(uid, card, self.clock(), selected))
+
+    def _activate_and_read(self, clf: Any, target: Any, uid: str, writing: str | None) -> None:
+        """nfcpy's own activation and NDEF read: to write ``writing`` (a card id), or for a
+        tag that is not a Type 2 tag with a 7-byte uid."""
+        tag = nfc.tag.activate(clf, target)
+        activated = self.clock()
+        if tag is None:  # lifted as it landed, or sliding: the next poll tries again
+            self._selected = None
+            self._deliver(self.presence.unreadable(uid, activated))
+            return
+        if writing is not None:
+            self._write_pending(tag, writing)
+        card = _card_id(tag)
+        self._deliver(self.presence.read(uid, card, self.clock(), activated))
 
     def _write_while_here(self, clf: Any, uid: str) -> None:
         """A write asked for while the card lies here (enrolment from the tablet)."""
@@ -258,11 +300,17 @@ class NfcZoneReader(Reader):
         with self._written:
             return self._writes.get(uid)
 
-    def _write_pending(self, tag: Any, *, arriving: bool = False) -> None:
-        uid = bytes(tag.identifier).hex().upper()
+    def _write_for(self, uid: str) -> str | None:
+        """The card id to write to ``uid`` as it arrives, if any (asked once per arrival)."""
         card_id = self._pending_write(uid)
-        if card_id is None and arriving and self.write_on_arrival is not None:
+        if card_id is None and self.write_on_arrival is not None:
             card_id = self.write_on_arrival(uid)
+        return card_id
+
+    def _write_pending(self, tag: Any, card_id: str | None = None) -> None:
+        """Write ``card_id`` (by default the write asked for this tag, if any) to ``tag``."""
+        uid = bytes(tag.identifier).hex().upper()
+        card_id = card_id or self._pending_write(uid)
         if card_id is None:
             return
         try:
@@ -285,6 +333,19 @@ def _uid(target: Any) -> str | None:
         return None
     identifier = target.sdd_res or target.rid_res
     return bytes(identifier).hex().upper() if identifier else None
+
+
+def _nobody_known(uid: str) -> bool:
+    return False
+
+
+def _read_pages(clf: Any, page: int) -> bytes:
+    """One READ (16 bytes from ``page``) of the tag the last sense selected: one exchange.
+    :raises nfc.clf.CommunicationError: no answer, or a short one."""
+    data = clf.exchange(bytearray([0x30, page]), ID_READ_TIMEOUT)
+    if data is None or len(data) < 16:
+        raise nfc.clf.ProtocolError(f"a READ of page {page} answered {data!r}")
+    return bytes(data[:16])
 
 
 def _card_id(tag: Any) -> str | None:

@@ -32,9 +32,17 @@ class ReaderContext:
     bare ``sim:`` zone emulates: by default ``$COMPANION_SIM_PROFILE``, else
     ``pi-uart-921600`` (the test suite sets ``ideal``: today's simulator speed)."""
 
-    def __init__(self, clock: Clock, sim_profile: str | None = None) -> None:
+    def __init__(
+        self,
+        clock: Clock,
+        sim_profile: str | None = None,
+        known: Callable[[str], bool] | None = None,
+    ) -> None:
         self.clock = clock
         self.sim_profile = sim_profile or os.environ.get(SIM_PROFILE_ENV) or DEFAULT_PROFILE
+        #: whether the table knows a uid (bound to a card): nfc readers skip reading its card
+        #: id. Set by the table (it owns the bindings); asked from the reader threads.
+        self.known_tag: Callable[[str], bool] = known or (lambda uid: False)
         self._simulator: SimulatedTable | None = None
         self._boards: dict[str, SerialBoard] = {}
 
@@ -44,6 +52,9 @@ class ReaderContext:
         if self._simulator is None:
             self._simulator = SimulatedTable(self.sim_profile)
         return self._simulator
+
+    def is_known(self, uid: str) -> bool:
+        return self.known_tag(uid)
 
     def board(self, port: str) -> SerialBoard:
         if port not in self._boards:
@@ -65,7 +76,7 @@ Driver = Callable[[str, str, Sink, Clock, ReaderContext], Reader]
 def _nfc(rest: str, zone: str, sink: Sink, clock: Clock, context: ReaderContext) -> Reader:
     if not rest:
         raise ReaderError(f"zone {zone}: 'nfc:' needs an nfcpy path, e.g. nfc:tty:nfc-zone1:pn532")
-    return NfcZoneReader(zone, sink, clock, path=rest)
+    return NfcZoneReader(zone, sink, clock, path=rest, known=context.is_known)
 
 
 def _sim(rest: str, zone: str, sink: Sink, clock: Clock, context: ReaderContext) -> Reader:
@@ -76,7 +87,7 @@ def _sim(rest: str, zone: str, sink: Sink, clock: Clock, context: ReaderContext)
         sim_zone = context.simulator.add_zone(zone, rest)
     except ValueError as exc:
         raise ReaderError(f"zone {zone}: {exc}") from None
-    return NfcZoneReader(zone, sink, clock, path=sim_zone.path)
+    return NfcZoneReader(zone, sink, clock, path=sim_zone.path, known=context.is_known)
 
 
 def _serial(rest: str, zone: str, sink: Sink, clock: Clock, context: ReaderContext) -> Reader:

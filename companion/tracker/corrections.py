@@ -1,0 +1,111 @@
+"""A tap corrected to where its card rests (``{"input": "tap-moved", "tag", "from", "zone"}``).
+
+The tap filter counts a card on its first read. One that only passed over a zone on its way to
+another was counted at the wrong zone: the filter then says where it rests, and the tap is
+moved there. The game becomes what it would be had the tap been read there in the first place:
+the same play, never a second one. The recent lines are kept with the state before each (a
+journal); the tap's line is applied again at its new zone, then every line after it. If one of
+those no longer applies, the correction is refused and the game is unchanged.
+
+A tap that never reached the game (refused), or is older than the journal, is simply tapped
+where the card rests. Undo takes a correction back as one change (and Redo makes it again).
+Tag bindings are kept as they are now, as undo keeps them. Pure: states and lines in, states and
+events out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any
+
+from companion.catalogue.cards import Catalogue
+from companion.tape.documents import Event, Line
+from companion.tracker.common import event, need
+from companion.tracker.state import Rejected
+
+TAP_MOVED = "tap-moved"
+JOURNAL_KEPT = 64  #: lines kept to correct: the filter corrects within a second of the tap
+
+Step = Callable[[Any, Line, Catalogue], Any]
+"""A game's reducer (Smash Up's or Munchkin Cthulhu's): its outcome has ``state``,
+``events`` and ``changed``."""
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """A line applied to the game, and the state before it."""
+
+    before: Any
+    line: Line
+
+
+Journal = tuple[Entry, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Correction:
+    """What a correction made: the game's new state, its events, and the rebuilt journal."""
+
+    state: Any
+    events: tuple[Event, ...]
+    changed: bool
+    journal: Journal
+
+
+def record(journal: Journal, before: Any, line: Line) -> Journal:
+    """``journal`` with ``line`` (applied to ``before``) added; the oldest lines drop off."""
+    return (*journal[-(JOURNAL_KEPT - 1) :], Entry(before, line))
+
+
+def move_tap(
+    journal: Journal, state: Any, line: Line, step: Step, catalogue: Catalogue
+) -> Correction:
+    """The game with the last tap of ``line["tag"]`` at ``line["from"]`` moved to
+    ``line["zone"]``, and the journal as if it had been read there.
+
+    :raises Rejected: a field is missing, or a line after the tap no longer applies.
+    """
+    tag = str(need(line, "tag", str, "the uid of the tag whose tap moved")).upper()
+    origin = need(line, "from", str, "the zone the tag was tapped at")
+    zone = need(line, "zone", str, "the zone the card rests at")
+    said = event(
+        TAP_MOVED,
+        tag=tag,
+        origin=origin,
+        zone=zone,
+        text=f"Tag {tag} rests at {zone}: its tap at {origin} moved there",
+    )
+    index = _last_tap(journal, tag, origin)
+    if index is None:  # it never reached the game: the card is simply tapped where it rests
+        retap: Line = {"tap": tag, "zone": zone}
+        if "at" in line:
+            retap["at"] = line["at"]
+        outcome = step(state, retap, catalogue)
+        events = (said, *outcome.events)
+        return Correction(outcome.state, events, outcome.changed, record(journal, state, retap))
+    moved: Line = {**journal[index].line, "zone": zone}
+    # Tag bindings made since are kept (as undo keeps them): they are not game events.
+    base = replace(journal[index].before, header=state.header)
+    tapped = step(base, moved, catalogue)
+    rebuilt, current = [Entry(base, moved)], tapped.state
+    for entry in journal[index + 1 :]:
+        try:
+            after = step(current, entry.line, catalogue)
+        except Rejected as exc:
+            raise Rejected(
+                f"the tap of {tag} at {origin} cannot be moved to {zone} ({exc}): "
+                f"tap the card at {zone} again, or undo"
+            ) from None
+        rebuilt.append(Entry(current, entry.line))
+        current = after.state
+    return Correction(current, (said, *tapped.events), True, (*journal[:index], *rebuilt))
+
+
+def _last_tap(journal: Journal, tag: str, zone: str) -> int | None:
+    for index in range(len(journal) - 1, -1, -1):
+        line = journal[index].line
+        tapped = line.get("tap")
+        if isinstance(tapped, str) and tapped.upper() == tag and line.get("zone") == zone:
+            return index
+    return None
