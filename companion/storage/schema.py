@@ -190,22 +190,24 @@ def scalar(db: Database, sql: str, *params: Any) -> Any:
 
 
 def prove_writable(db: Database, name: str) -> None:
-    """Take the write lock and let it go, so a store that cannot be written is refused at start
-    and not at the first tap (nothing is written: another program's transaction under way is
-    not disturbed). :raises StoreError: saying what to check."""
+    """Take the write lock, change a row and roll it back, so a store that cannot be written
+    (the file, its ``-wal`` or its ``-shm`` read-only) is refused at start and not at the first
+    tap. Nothing reaches the disk, and another program's transaction is not disturbed.
+
+    Only through SQLite: opening and closing a descriptor of the store's files from Python
+    would drop every POSIX lock this process holds on them, and the next program to open the
+    store would believe it alone and checkpoint and delete the live ``-wal`` (issue 22).
+
+    :raises StoreError: saying what to check.
+    """
     try:
-        for suffix in ("", "-wal", "-shm"):
-            file = Path(f"{name}{suffix}")
-            if file.exists():
-                file.open("r+b").close()  # opened for writing, nothing written
         db.execute("BEGIN IMMEDIATE")
-        db.execute("ROLLBACK")
-    except OSError as exc:
-        raise StoreError(
-            f"{name} cannot be written ({exc.strerror}): check that the file and its folder "
-            "belong to the user running companion and that the disk has room"
-        ) from None
-    except Exception as exc:  # sqlite3.Error: read-only file or folder, full disk, I/O error
+        try:
+            # BEGIN IMMEDIATE alone succeeds on a read-only file in WAL mode; a write does not
+            db.execute("UPDATE meta SET value = value WHERE key = 'schema_version'")
+        finally:
+            db.execute("ROLLBACK")
+    except Exception as exc:  # sqlite3.Error: read-only file or folder, I/O error
         raise StoreError(
             f"{name} cannot be written ({exc}): check that the file and its folder belong to "
             "the user running companion and that the disk has room"
