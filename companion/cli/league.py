@@ -51,7 +51,7 @@ def outbox(db: str, limit: int) -> None:
     if not Path(db).is_file():
         fail(f"there is no table database at {db}; give the table's file with --db")
     try:
-        with EventStore.open(db) as store:
+        with EventStore.open_read_only(db) as store:  # safe beside a live table
             entries = store.outbox(limit=limit)
             names, fetched = store.league_players()
     except CompanionError as exc:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import pwd
 import secrets
+import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -212,3 +213,22 @@ def prove_writable(db: Database, name: str) -> None:
             f"{name} cannot be written ({exc}): check that the file and its folder belong to "
             "the user running companion and that the disk has room"
         ) from None
+
+
+def require_current_schema(conn: sqlite3.Connection, name: str) -> None:
+    """:raises StoreError: the store was written by an older companion (a writing opening,
+    such as starting the table, updates it), or cannot be read."""
+    try:
+        has_meta = conn.execute("SELECT count(*) FROM sqlite_master WHERE name = 'meta'")
+        row = None
+        if has_meta.fetchone()[0]:
+            row = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+    except sqlite3.Error as exc:
+        raise StoreError(f"{name} cannot be read as the store ({exc})") from None
+    version = None if row is None else str(row[0])
+    if version != SCHEMA_VERSION:
+        raise StoreError(
+            f"{name} has schema version {version or 'none'}, and this companion reads "
+            f"{SCHEMA_VERSION}: start the table once (it updates the store, keeping a copy), "
+            "then try again"
+        )

@@ -33,11 +33,18 @@ from companion.storage.integrity import check_store
 from companion.storage.log import READ_KINDS as READ_KINDS
 from companion.storage.log import GameLog
 from companion.storage.outbox import Outbox
+from companion.storage.readonly import connect_read_only
 from companion.storage.records import Binding as Binding
 from companion.storage.records import GameRecord as GameRecord
 from companion.storage.records import LogEntry as LogEntry
 from companion.storage.schema import APPLICATION_ID as APPLICATION_ID
-from companion.storage.schema import SETUP_ATTEMPTS, check_file, prepare, prove_writable
+from companion.storage.schema import (
+    SETUP_ATTEMPTS,
+    check_file,
+    prepare,
+    prove_writable,
+    require_current_schema,
+)
 from companion.storage.tablets import PairedTablets
 
 
@@ -79,6 +86,27 @@ class EventStore(GameLog, TagBindings, Outbox, PairedTablets):
             raise
         make_private(path)
         return store
+
+    @classmethod
+    def open_read_only(
+        cls, path: str | Path, *, clock: Callable[[], float] = time.time
+    ) -> EventStore:
+        """The store at ``path`` for reading only (every write fails), safe beside a live table:
+        it can neither checkpoint nor delete the table's files (:mod:`.readonly`). Checked first
+        like :meth:`open`; nothing is created or changed.
+
+        :raises StoreError: missing, not ours, damaged, or written by an older companion.
+        """
+        path = Path(path)
+        check_file(path)
+        check_store(path)
+        conn = connect_read_only(path, check_same_thread=False)
+        try:
+            require_current_schema(conn, str(path))
+        except StoreError:
+            conn.close()
+            raise
+        return cls(Database(conn), name=str(path), clock=clock)
 
     @classmethod
     def memory(cls, *, clock: Callable[[], float] = time.time) -> EventStore:

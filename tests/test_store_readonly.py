@@ -1,0 +1,103 @@
+"""Other programs beside a live table: the table keeps SQLite's locks on its store, and our own
+reading commands (``games``, ``export``, ``backup``) can neither checkpoint nor delete its files
+(issue 22, 1). The whole story, with a table killed afterwards, is a crash trial
+(``tests/test_crash.py``)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from companion.cli.main import main
+from companion.errors import StoreError
+from companion.storage.store import EventStore
+from tests.test_store_integrity import TAP, a_store, files, read_only
+
+
+def posix_locks(pid: int) -> set[int]:
+    """The inodes on which process ``pid`` holds POSIX (fcntl) locks."""
+    try:
+        table = Path("/proc/locks").read_text()
+    except OSError:
+        pytest.skip("no /proc/locks on this system")
+    held = set()
+    for entry in table.splitlines():
+        fields = entry.split()
+        if fields[1] == "POSIX" and fields[4] == str(pid):
+            held.add(int(fields[5].split(":")[2]))
+    return held
+
+
+def test_an_open_store_keeps_sqlites_locks_on_its_file_and_index(tmp_path: Path) -> None:
+    """Closing any descriptor of a file drops all of the process's locks on it: opening must
+    never do that after SQLite has locked the store, or other programs believe it is unused."""
+    path = tmp_path / "games.db"
+    a_store(path)
+    with EventStore.open(path) as store:
+        store.append(1, TAP, [], True)
+        held = posix_locks(os.getpid())
+        assert path.stat().st_ino in held  # the shared lock that says "in use"
+        assert Path(f"{path}-shm").stat().st_ino in held  # and on the WAL index
+
+
+def a_killed_table(tmp_path: Path) -> Path:
+    """A store as a table killed mid-game leaves it: the last lines only in its -wal."""
+    live, copy = tmp_path / "live.db", tmp_path / "games.db"
+    game_id = a_store(live)
+    with EventStore.open(live) as store:
+        store.append(game_id, {"input": "end-turn"}, [], True)
+        for suffix in ("", "-wal", "-shm"):
+            shutil.copyfile(f"{live}{suffix}", f"{copy}{suffix}")
+    return copy
+
+
+@pytest.mark.parametrize("command", [["games"], ["export", "1"], ["backup", "{tmp}/copy.db"]])
+def test_reading_commands_never_checkpoint_or_delete_the_write_ahead_log(
+    tmp_path: Path, command: list[str]
+) -> None:
+    """The store and its -wal stay as the table left them, byte for byte (a table that still
+    had the store open would keep writing into that -wal), the -shm stays (readers mark in it
+    what they read), and the command sees the last line."""
+    path = a_killed_table(tmp_path)
+    before = files(path)
+    assert before["-wal"]
+    args = [part.format(tmp=tmp_path) for part in command]
+    result = CliRunner().invoke(main, [*args, "--db", str(path)])
+    assert result.exit_code == 0, result.output
+    after = files(path)
+    assert after["-shm"] is not None
+    assert {**after, "-shm": b""} == {**before, "-shm": b""}
+    if command[0] == "export":
+        assert json.loads(result.output.splitlines()[-1]) == {"input": "end-turn"}
+    if command[0] == "backup":
+        with EventStore.open_read_only(tmp_path / "copy.db") as copy:
+            assert copy.lines(1)[-1] == {"input": "end-turn"}
+
+
+def test_games_lists_a_read_only_store_and_leaves_nothing_beside_it(tmp_path: Path) -> None:
+    path = tmp_path / "games.db"
+    a_store(path)
+    with read_only(path):
+        result = CliRunner().invoke(main, ["games", "--db", str(path)])
+        beside = sorted(os.listdir(tmp_path))
+    assert result.exit_code == 0, result.output
+    assert "Ann, Ben" in result.output and "in progress" in result.output
+    assert beside == ["games.db"]
+
+
+def test_a_read_only_store_refuses_writes_and_a_missing_one_is_not_created(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "games.db"
+    a_store(path)
+    with EventStore.open_read_only(path) as store, pytest.raises(StoreError, match="readonly"):
+        store.append(1, TAP, [], True)
+    missing = tmp_path / "none.db"
+    result = CliRunner().invoke(main, ["games", "--db", str(missing)])
+    assert result.exit_code == 1 and "does not exist" in result.stderr
+    assert not missing.exists()
