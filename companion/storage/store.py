@@ -26,7 +26,7 @@ from pathlib import Path
 
 from sqlite_utils import Database
 
-from companion.errors import StoreError
+from companion.errors import StoreBusy, StoreError
 from companion.storage.bindings import TagBindings
 from companion.storage.files import create_private, make_private
 from companion.storage.integrity import check_store
@@ -165,4 +165,21 @@ class EventStore(GameLog, TagBindings, Outbox, PairedTablets):
             try:
                 yield self.db
             except sqlite3.Error as exc:
+                if _busy(exc):
+                    raise StoreBusy(
+                        f"{self.name}: another program is writing to the store (it holds its "
+                        "write lock); waiting for it to finish"
+                    ) from exc
                 raise StoreError(f"{self.name}: the store failed ({exc})") from exc
+
+    def wait_when_busy(self, seconds: float) -> None:
+        """Wait at most ``seconds`` for another program's write lock before a write fails
+        with :class:`~companion.errors.StoreBusy` (SQLite's busy timeout; 5 s unless set)."""
+        with self._locked() as db:
+            db.execute(f"PRAGMA busy_timeout = {round(seconds * 1000)}")
+
+
+def _busy(error: sqlite3.Error) -> bool:
+    """Whether SQLite refused because another connection holds a lock it needs."""
+    code = getattr(error, "sqlite_errorcode", None)
+    return code is not None and code & 0xFF in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)

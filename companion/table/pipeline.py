@@ -19,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from companion.errors import Rejected, StoreError
+from companion.errors import Rejected, StoreBusy, StoreError
 from companion.hardware.feedback import TableFeedback
 from companion.hardware.readers.base import TagRead
 from companion.hardware.readers.taps import Crosstalk, Ignored, Tap, TapFilter
@@ -90,7 +90,8 @@ class Pipeline:
         return threading.current_thread() is self._worker
 
     def _store_failed(self, error: StoreError) -> None:
-        starting, delay = self.store_health.failed(str(error), self.clock())
+        busy = isinstance(error, StoreBusy)
+        starting, delay = self.store_health.failed(str(error), self.clock(), busy=busy)
         self._retry_at = self.clock() + delay
         if starting:
             log.error("the store failed: %s; retrying in %.1f s", error, delay)
@@ -138,7 +139,7 @@ class Pipeline:
         except queue.Empty:
             return
         while True:
-            if self.store_health.failing and read.kind == "arrived":
+            if not self.store_health.ok and read.kind == "arrived":
                 self._beep(self.feedback.failed)  # heard at once: this tap is not taken yet
             if len(self._waiting) >= MAX_WAITING:
                 self.store_health.fault("too many reads waiting for the store: the oldest lost")

@@ -11,10 +11,16 @@ import threading
 from dataclasses import dataclass
 from typing import Literal
 
-StoreState = Literal["ok", "failing"]
+StoreState = Literal["ok", "busy", "failing"]
+"""``busy``: another program holds the store's write lock (writes wait for it); ``failing``:
+the store refuses writes (full disk, I/O error, a file made read-only)."""
 
 FIRST_RETRY = 0.1  #: seconds before the first retry of a failed write
 LONGEST_RETRY = 2.0  #: seconds between retries once back-off has grown
+BUSY_WAIT = 0.02
+"""Seconds a write waits for another program's write lock (SQLite's busy timeout) while the
+table holds its own lock: enough for another program's short write; longer waits are the
+worker's retries, outside every lock, so the view never waits on the store."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,15 +61,18 @@ class StoreHealth:
         self.generation = 0
 
     @property
-    def failing(self) -> bool:
-        return self._state == "failing"
+    def ok(self) -> bool:
+        """Whether the last write went through (nothing waits for the store)."""
+        return self._state == "ok"
 
-    def failed(self, error: str, now: float) -> tuple[bool, float]:
-        """A write failed: returns (whether this starts a failure, seconds until a retry)."""
+    def failed(self, error: str, now: float, *, busy: bool = False) -> tuple[bool, float]:
+        """A write failed (``busy``: another program held the write lock): returns (whether
+        this starts a failure, seconds until a retry)."""
         with self._lock:
             starting = self._state == "ok"
             if starting:
-                self._state, self._since = "failing", now
+                self._since = now
+            self._state = "busy" if busy else "failing"
             self._error = error
             self._failures += 1
             delay = min(LONGEST_RETRY, FIRST_RETRY * 2**self._attempts)
@@ -74,7 +83,7 @@ class StoreHealth:
     def succeeded(self) -> bool:
         """A write went through: returns whether the store was failing until now."""
         with self._lock:
-            recovered = self._state == "failing"
+            recovered = self._state != "ok"
             if recovered:
                 self._state, self._since, self._error = "ok", None, None
                 self.generation += 1
