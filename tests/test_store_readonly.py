@@ -101,3 +101,13 @@ def test_a_read_only_store_refuses_writes_and_a_missing_one_is_not_created(
     result = CliRunner().invoke(main, ["games", "--db", str(missing)])
     assert result.exit_code == 1 and "does not exist" in result.stderr
     assert not missing.exists()
+
+
+def test_a_refused_read_only_store_leaves_nothing_beside_it(tmp_path: Path) -> None:
+    """Refused at start because it cannot be written: no empty -wal or -shm is left (made
+    with the file's 0444, they would stop the next table once the file is fixed)."""
+    path = tmp_path / "games.db"
+    a_store(path)
+    with read_only(path), pytest.raises(StoreError, match="cannot be written"):
+        EventStore.open(path)
+    assert sorted(os.listdir(tmp_path)) == ["games.db"]

@@ -190,6 +190,22 @@ def scalar(db: Database, sql: str, *params: Any) -> Any:
     return db.execute(sql, list(params)).fetchone()[0]
 
 
+def check_writable(path: Path) -> None:
+    """Refuse a store whose file, ``-wal`` or ``-shm`` this user may not write, before SQLite
+    opens it: SQLite would open it read-only and make an empty ``-wal`` and ``-shm`` beside it
+    with the file's mode (0444), which stop the next table once the file is fixed, and which
+    cannot safely be removed afterwards (another program may have begun to use them).
+    ``os.access`` opens nothing. :raises StoreError: saying what to check."""
+    for suffix in ("", "-wal", "-shm"):
+        file = Path(f"{path}{suffix}")
+        if os.path.lexists(file) and not os.access(file, os.W_OK):
+            raise StoreError(
+                f"{file} cannot be written (it is read-only for {user_name()}): check that the "
+                "file and its folder belong to the user running companion and that the disk "
+                "has room"
+            )
+
+
 def prove_writable(db: Database, name: str) -> None:
     """Take the write lock, change a row and roll it back, so a store that cannot be written
     (the file, its ``-wal`` or its ``-shm`` read-only) is refused at start and not at the first

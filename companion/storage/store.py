@@ -17,6 +17,7 @@ server thread and a reader thread may share one store safely.
 
 from __future__ import annotations
 
+import shutil
 import sqlite3
 import threading
 import time
@@ -41,6 +42,7 @@ from companion.storage.schema import APPLICATION_ID as APPLICATION_ID
 from companion.storage.schema import (
     SETUP_ATTEMPTS,
     check_file,
+    check_writable,
     prepare,
     prove_writable,
     require_current_schema,
@@ -73,6 +75,7 @@ class EventStore(GameLog, TagBindings, Outbox, PairedTablets):
         path = Path(path)
         check_file(path)
         check_store(path)
+        check_writable(path)
         create_private(path)
         try:
             conn = sqlite3.connect(path, check_same_thread=False)
@@ -171,6 +174,13 @@ class EventStore(GameLog, TagBindings, Outbox, PairedTablets):
                         "write lock); waiting for it to finish"
                     ) from exc
                 raise StoreError(f"{self.name}: the store failed ({exc})") from exc
+
+    def free_bytes(self) -> int | None:
+        """Bytes this user may still write on the store's disk (None: a store in memory).
+        Asked of the file system by the folder's path: no file of the store is opened."""
+        if self.name == ":memory:":
+            return None
+        return shutil.disk_usage(Path(self.name).parent).free
 
     def wait_when_busy(self, seconds: float) -> None:
         """Wait at most ``seconds`` for another program's write lock before a write fails

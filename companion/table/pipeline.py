@@ -24,7 +24,7 @@ from companion.hardware.feedback import TableFeedback
 from companion.hardware.readers.base import TagRead
 from companion.hardware.readers.taps import Crosstalk, Ignored, Tap, TapFilter
 from companion.storage.store import EventStore
-from companion.table.supervision import StoreHealth
+from companion.table.supervision import DiskWatch, StoreHealth
 from companion.tracker.state import Outcome
 
 log = logging.getLogger(__name__)
@@ -55,6 +55,7 @@ class Pipeline:
     store: EventStore
     feedback: TableFeedback
     store_health: StoreHealth
+    _disk: DiskWatch
     _filter: TapFilter
     _reads: queue.Queue[TagRead]
     _stop: threading.Event
@@ -104,6 +105,20 @@ class Pipeline:
             log.warning("the store works again")
             self._health_changed()
 
+    def _look_at_disk(self) -> None:
+        """Now and then: a full disk is reported before a write fails on it (a table started
+        on one would say its store is fine until the first tap); room again clears it."""
+        if not self._disk.due(self.clock()):
+            return
+        problem = self._disk.problem()
+        if problem is not None and not self._disk.reported:
+            self._disk.reported = True
+            self._store_failed(StoreError(problem))
+        elif problem is None and self._disk.reported:
+            self._disk.reported = False
+            if not self._waiting:  # else the waiting work's retry says when it is stored
+                self._store_ok()
+
     def _beep(self, sound: Callable[[], None]) -> None:
         try:
             sound()
@@ -119,6 +134,7 @@ class Pipeline:
                 self._work_through()
             else:
                 self._handle(self._filter.poll(self.clock()))
+                self._look_at_disk()
                 self._tick()
 
     def _wait_time(self) -> float:

@@ -35,7 +35,7 @@ from companion.storage.store import EventStore
 from companion.table.enrol import BulkEnrolment, EnrolError, deck_order
 from companion.table.pairing import Pairing
 from companion.table.pipeline import Pipeline, Work
-from companion.table.supervision import BUSY_WAIT, StoreHealth, StoreHealthSnapshot
+from companion.table.supervision import BUSY_WAIT, DiskWatch, StoreHealth, StoreHealthSnapshot
 from companion.tape.documents import Document, Event
 from companion.tracker.document import state_document
 from companion.tracker.state import Outcome
@@ -115,6 +115,7 @@ class TableService(Pipeline):
         #: the last taps' stage times, oldest first
         self.timings: deque[TapTiming] = deque(maxlen=TIMINGS_KEPT)
         self.store_health = StoreHealth()
+        self._disk = DiskWatch(self.store.free_bytes)
         self._waiting: deque[Work] = deque()
         self._retry_at: float | None = None
         self._arrivals: dict[tuple[str, str], TagRead] = {}
@@ -129,6 +130,7 @@ class TableService(Pipeline):
     # Life cycle
 
     def start(self) -> None:
+        self._look_at_disk()  # said at once: a table started on a full disk
         self._worker = threading.Thread(target=self._work, name="table-worker", daemon=True)
         self._worker.start()
         for reader in self.readers.values():

@@ -8,6 +8,7 @@ error sound), and it is retried with back-off until the store takes it.
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
@@ -21,6 +22,46 @@ BUSY_WAIT = 0.02
 """Seconds a write waits for another program's write lock (SQLite's busy timeout) while the
 table holds its own lock: enough for another program's short write; longer waits are the
 worker's retries, outside every lock, so the view never waits on the store."""
+
+
+LOW_DISK = 64 * 1024
+"""Bytes free below which the store's disk counts as full (a tap's write needs a few pages)."""
+DISK_LOOK_EVERY = 10.0  #: seconds between looks at the store's free space
+
+
+class DiskWatch:
+    """Whether the store's disk is full, looked at now and then, so that a full disk is
+    reported before a write fails on it: a table started on one, or a disk another program
+    fills while the table is idle, would otherwise say its store is fine."""
+
+    def __init__(self, free: Callable[[], int | None], every: float = DISK_LOOK_EVERY) -> None:
+        """``free``: the bytes free on the store's disk (None: not on a disk)."""
+        self._free = free
+        self.every = every
+        self._next: float | None = None
+        #: the table said the disk is full, and has not seen room since
+        self.reported = False
+
+    def due(self, now: float) -> bool:
+        """Whether it is time for another look (and the next one is then ``every`` later)."""
+        if self._next is not None and now < self._next:
+            return False
+        self._next = now + self.every
+        return True
+
+    def problem(self) -> str | None:
+        """A full disk, said as what to do; None if there is room (or it cannot tell: the
+        writes will say)."""
+        try:
+            free = self._free()
+        except OSError:
+            return None
+        if free is None or free >= LOW_DISK:
+            return None
+        return (
+            f"the disk holding the games database is full ({free // 1024} KiB free): free "
+            "some space"
+        )
 
 
 @dataclass(frozen=True, slots=True)
