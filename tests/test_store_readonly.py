@@ -8,6 +8,9 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import subprocess
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -88,6 +91,35 @@ def test_games_lists_a_read_only_store_and_leaves_nothing_beside_it(tmp_path: Pa
     assert result.exit_code == 0, result.output
     assert "Ann, Ben" in result.output and "in progress" in result.output
     assert beside == ["games.db"]
+
+
+@contextmanager
+def read_only_folder(folder: Path) -> Iterator[None]:
+    """No new file can be made in ``folder``, even by root (who ignores modes): immutable."""
+    folder.chmod(0o555)
+    immutable = os.geteuid() == 0
+    if immutable:
+        done = subprocess.run(["chattr", "+i", str(folder)], capture_output=True, check=False)
+        if done.returncode != 0:
+            pytest.skip("root, and this file system cannot make a folder immutable")
+    try:
+        yield
+    finally:
+        if immutable:
+            subprocess.run(["chattr", "-i", str(folder)], check=True)
+        folder.chmod(0o755)
+
+
+def test_games_lists_a_store_in_a_read_only_folder(tmp_path: Path) -> None:
+    """A copy on a read-only medium (or a folder made immutable: root ignores modes)."""
+    folder = tmp_path / "archive"
+    folder.mkdir()
+    a_store(folder / "games.db")
+    with read_only_folder(folder):
+        result = CliRunner().invoke(main, ["games", "--db", str(folder / "games.db")])
+        beside = sorted(os.listdir(folder))
+    assert result.exit_code == 0, result.output
+    assert "Ann, Ben" in result.output and beside == ["games.db"]
 
 
 def test_a_read_only_store_refuses_writes_and_a_missing_one_is_not_created(

@@ -98,15 +98,17 @@ def _tablets(db: Database) -> None:
     db.execute("UPDATE meta SET value = '3' WHERE key = 'schema_version'")
 
 
-def check_file(path: Path) -> None:
-    """Refuse a file that is not ours, reading its header ourselves so SQLite never touches it.
+def check_file(path: Path, *, writing: bool = True) -> None:
+    """Refuse a file that is not ours, reading its header ourselves so SQLite never touches it;
+    ``writing``: and a folder that does not take new files.
 
     A missing or empty file, or a SQLite file with no application id and nothing in it, is
     adopted. :raises StoreError: for anything else that is not ours.
     """
     if path.is_dir():
         raise StoreError(f"{path} is a directory; choose a file path for --db")
-    check_folder(path)
+    if writing:
+        check_folder(path)
     try:
         with path.open("rb") as file:
             head = file.read(_HEADER_BYTES)

@@ -101,7 +101,7 @@ class EventStore(GameLog, TagBindings, Outbox, PairedTablets):
         :raises StoreError: missing, not ours, damaged, or written by an older companion.
         """
         path = Path(path)
-        check_file(path)
+        check_file(path, writing=False)
         check_store(path)
         conn = connect_read_only(path, check_same_thread=False)
         try:
