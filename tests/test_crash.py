@@ -166,10 +166,12 @@ def test_other_programs_opening_a_live_store_lose_nothing_acknowledged(
         for pipe in (child.stdin, child.stdout):
             with contextlib.suppress(BrokenPipeError):
                 pipe.close()
-    with EventStore.open(db) as store:
+    with EventStore.open(db) as store:  # the table restarts
         stored = store.lines(game_id)
+        resumed = LiveGame.resume(store, game_id, catalogue)
     assert len(stored) == acked == 60
     assert stored == lines[:60]
+    assert resumed.game.state.version == acked
     with EventStore.open(tmp_path / "copy.db") as copy:
         assert copy.lines(game_id) == lines[:30]  # the backup has what was acknowledged then
 
