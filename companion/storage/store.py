@@ -170,8 +170,8 @@ class EventStore(GameLog, TagBindings, Outbox, PairedTablets):
             except sqlite3.Error as exc:
                 if _busy(exc):
                     raise StoreBusy(
-                        f"{self.name}: another program is writing to the store (it holds its "
-                        "write lock); waiting for it to finish"
+                        f"{self.name} is busy: another program is writing to it (it holds its "
+                        "write lock); nothing was written: try again when it lets go"
                     ) from exc
                 raise StoreError(f"{self.name}: the store failed ({exc})") from exc
 
