@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import sqlite3
 import subprocess
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -16,10 +17,12 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from companion.catalogue.cards import Catalogue
 from companion.cli.main import main
 from companion.errors import StoreError
 from companion.storage.store import EventStore
 from tests.test_store_integrity import TAP, a_store, files, read_only
+from tests.test_store_upgrade import old_store
 
 
 def posix_locks(pid: int) -> set[int]:
@@ -120,6 +123,23 @@ def test_games_lists_a_store_in_a_read_only_folder(tmp_path: Path) -> None:
         beside = sorted(os.listdir(folder))
     assert result.exit_code == 0, result.output
     assert "Ann, Ben" in result.output and beside == ["games.db"]
+
+
+def test_a_store_an_older_companion_wrote_is_backed_up_as_it_is(
+    tmp_path: Path, catalogue: Catalogue
+) -> None:
+    """A copy before the update: backing up neither refuses nor migrates an old store."""
+    path, target = tmp_path / "games.db", tmp_path / "copy.db"
+    old_store(path, catalogue, version=1)
+    before = files(path)
+    result = CliRunner().invoke(main, ["backup", str(target), "--db", str(path)])
+    assert result.exit_code == 0, result.output
+    assert files(path) == before
+    copy = sqlite3.connect(target)
+    assert copy.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone() == ("1",)
+    copy.close()
+    listed = CliRunner().invoke(main, ["games", "--db", str(path)])
+    assert listed.exit_code == 1 and "start the table once" in listed.stderr
 
 
 def test_a_read_only_store_refuses_writes_and_a_missing_one_is_not_created(

@@ -92,20 +92,23 @@ class EventStore(GameLog, TagBindings, Outbox, PairedTablets):
 
     @classmethod
     def open_read_only(
-        cls, path: str | Path, *, clock: Callable[[], float] = time.time
+        cls, path: str | Path, *, clock: Callable[[], float] = time.time, any_schema: bool = False
     ) -> EventStore:
         """The store at ``path`` for reading only (every write fails), safe beside a live table:
         it can neither checkpoint nor delete the table's files (:mod:`.readonly`). Checked first
-        like :meth:`open`; nothing is created or changed.
+        like :meth:`open`; nothing is created or changed. ``any_schema``: a store an older
+        companion wrote is taken too (to copy it, not to read its games).
 
-        :raises StoreError: missing, not ours, damaged, or written by an older companion.
+        :raises StoreError: missing, not ours, damaged, or (unless ``any_schema``) written by an
+            older companion.
         """
         path = Path(path)
         check_file(path, writing=False)
         check_store(path)
         conn = connect_read_only(path, check_same_thread=False)
         try:
-            require_current_schema(conn, str(path))
+            if not any_schema:
+                require_current_schema(conn, str(path))
         except StoreError:
             conn.close()
             raise
