@@ -163,3 +163,19 @@ def test_a_refused_read_only_store_leaves_nothing_beside_it(tmp_path: Path) -> N
     with read_only(path), pytest.raises(StoreError, match="cannot be written"):
         EventStore.open(path)
     assert sorted(os.listdir(tmp_path)) == ["games.db"]
+
+
+def test_opening_a_store_again_in_the_same_process_keeps_the_first_one_s_locks(
+    tmp_path: Path,
+) -> None:
+    """The locks belong to the process, not the connection: a second opening here (a command
+    run in-process, a view, a test) must not read the files with Python and drop them."""
+    path = tmp_path / "games.db"
+    a_store(path)
+    with EventStore.open(path) as store:
+        store.append(1, TAP, [], True)
+        EventStore.open_read_only(path).close()
+        EventStore.open(path).close()
+        held = posix_locks(os.getpid())
+        assert path.stat().st_ino in held
+        assert Path(f"{path}-shm").stat().st_ino in held

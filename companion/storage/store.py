@@ -33,6 +33,7 @@ from companion.storage.files import create_private, make_private
 from companion.storage.integrity import check_store
 from companion.storage.log import READ_KINDS as READ_KINDS
 from companion.storage.log import GameLog
+from companion.storage.opened import closed, is_open_here, key, opened
 from companion.storage.outbox import Outbox
 from companion.storage.readonly import connect_read_only
 from companion.storage.records import Binding as Binding
@@ -62,6 +63,7 @@ class EventStore(GameLog, TagBindings, Outbox, PairedTablets):
         self._lock = threading.Lock()
         self._closed = False
         self._next_seq: dict[int, int] = {}
+        self._open_as: str | None = None  #: its name among the stores this process has open
         #: the copy taken before this opening migrated the file, if it did
         self.migration_backup: Path | None = None
 
@@ -73,8 +75,9 @@ class EventStore(GameLog, TagBindings, Outbox, PairedTablets):
         :raises StoreError: the file is not ours, is damaged, or cannot be written.
         """
         path = Path(path)
-        check_file(path)
-        check_store(path)
+        if not is_open_here(path):  # else reading it with Python would drop this process's locks
+            check_file(path)
+            check_store(path)
         check_writable(path)
         create_private(path)
         try:
@@ -88,6 +91,7 @@ class EventStore(GameLog, TagBindings, Outbox, PairedTablets):
             store.close()
             raise
         make_private(path)
+        store._held_open(path)
         return store
 
     @classmethod
@@ -103,8 +107,9 @@ class EventStore(GameLog, TagBindings, Outbox, PairedTablets):
             older companion.
         """
         path = Path(path)
-        check_file(path, writing=False)
-        check_store(path)
+        if not is_open_here(path):  # else reading it with Python would drop this process's locks
+            check_file(path, writing=False)
+            check_store(path)
         conn = connect_read_only(path, check_same_thread=False)
         try:
             if not any_schema:
@@ -112,7 +117,9 @@ class EventStore(GameLog, TagBindings, Outbox, PairedTablets):
         except StoreError:
             conn.close()
             raise
-        return cls(Database(conn), name=str(path), clock=clock)
+        store = cls(Database(conn), name=str(path), clock=clock)
+        store._held_open(path)
+        return store
 
     @classmethod
     def memory(cls, *, clock: Callable[[], float] = time.time) -> EventStore:
@@ -155,6 +162,12 @@ class EventStore(GameLog, TagBindings, Outbox, PairedTablets):
             if not self._closed:
                 self._closed = True
                 self.db.close()
+                if self._open_as is not None:
+                    closed(self._open_as)
+
+    def _held_open(self, path: Path) -> None:
+        self._open_as = key(path)
+        opened(self._open_as)
 
     def __enter__(self) -> EventStore:
         return self
