@@ -5,13 +5,17 @@ answered at once rather than after SQLite's busy timeout.
 
 A real table (mock readers, the real worker, a real SQLite file) served by waitress; the other
 program is a second SQLite connection holding ``BEGIN IMMEDIATE`` for ten seconds. Each request
-is timed: 100 ms is a correctness bound (the view must not wait on the store), not a benchmark.
+is timed by the server itself (its access log: from the request to its answer, lock waits
+included): 100 ms is a correctness bound (the view must not wait on the store), not a benchmark.
+The round trip the client sees is bounded too, loosely: on a loaded machine the client's own
+scheduling alone reaches a few hundred milliseconds, with no store in the way.
 """
 
 from __future__ import annotations
 
 import http.client
 import json
+import logging
 import sqlite3
 import time
 from pathlib import Path
@@ -23,12 +27,14 @@ from companion.catalogue.cards import Catalogue
 from companion.errors import StoreBusy
 from companion.storage.store import EventStore
 from companion.table.virtual import VirtualTable
+from companion.web.accesslog import log as access_log
 from companion.web.app import TOKEN_HEADER
 from tests.browser import TOKEN, LiveTable
 from tests.test_service import eventually
 
 HELD = 10.0  #: seconds the other program holds the write lock
-BOUND = 0.1  #: seconds within which every look at the state must be answered
+BOUND = 0.1  #: seconds within which the server answers every look at the state
+ROUND_TRIP = 1.0  #: seconds within which the client has its answer (SQLite's default wait: 5 s)
 ON_READER = 0.1  #: seconds each card lies on its reader (the tap filter counts from 0.05)
 
 
@@ -51,16 +57,25 @@ def request(
 
 @pytest.mark.slow
 def test_a_store_locked_by_another_program_for_ten_seconds_never_freezes_the_view(
-    tmp_path: Path, catalogue: Catalogue
+    tmp_path: Path, catalogue: Catalogue, caplog: pytest.LogCaptureFixture
 ) -> None:
+    caplog.set_level(logging.INFO, logger=access_log.name)
     table = LiveTable(tmp_path / "table.db", catalogue, zones=2, reader="mock:")
     try:
-        held_through(table, catalogue)
+        held_through(table, catalogue, caplog)
     finally:
         table.close()
 
 
-def held_through(table: LiveTable, catalogue: Catalogue) -> None:
+def answered_in(caplog: pytest.LogCaptureFixture, method: str, path: str) -> float:
+    """The seconds the server took for its last answer to ``method path``."""
+    for record in reversed(caplog.records):
+        if record.name == access_log.name and record.args and record.args[1:3] == (method, path):
+            return float(record.args[-1])  # type: ignore[arg-type, index]
+    raise AssertionError(f"the server logged no {method} {path}")
+
+
+def held_through(table: LiveTable, catalogue: Catalogue, caplog: pytest.LogCaptureFixture) -> None:
     service, board = table.service, VirtualTable(table.service)
     tags = table.header["tags"]
     bases = [uid for uid, card in tags.items() if catalogue[card].type == "base"][:2]
@@ -82,15 +97,18 @@ def held_through(table: LiveTable, catalogue: Catalogue) -> None:
                 placed.append(uid)
             took, status, answer = request(table.port, "GET", "/api/state")
             assert status == 200
-            slowest = max(slowest, took)
-            assert took < BOUND, f"/api/state took {took:.3f} s while the store was locked"
+            served = answered_in(caplog, "GET", "/api/state")
+            slowest = max(slowest, served)
+            assert served < BOUND, f"/api/state took {served:.3f} s while the store was locked"
+            assert took < ROUND_TRIP, f"/api/state came back after {took:.3f} s"
             states.add(answer["health"]["store"]["state"])
             if len(placed) == len(minions) and "busy" in states and not answered:
                 took, status, answer = request(
                     table.port, "POST", "/api/input", {"line": {"input": "end-turn"}, "version": 2}
                 )
                 assert status == 503 and "busy" in answer["error"], answer
-                assert took < 1.0, f"an input waited {took:.3f} s for its answer"
+                assert answered_in(caplog, "POST", "/api/input") < BOUND
+                assert took < ROUND_TRIP, f"an input waited {took:.3f} s for its answer"
                 answered = True
             time.sleep(0.02)
         assert table.store.last_seq(table.live.game_id) == stored_before  # really held

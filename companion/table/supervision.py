@@ -113,12 +113,14 @@ class StoreHealth:
             starting = self._state == "ok"
             if starting:
                 self._since = now
-            self._state = "busy" if busy else "failing"
-            self._error = error
+            state: StoreState = "busy" if busy else "failing"
+            # the same failure again (each retry) is no news: viewers keep the view they have
+            if (state, error) != (self._state, self._error):
+                self.generation += 1
+            self._state, self._error = state, error
             self._failures += 1
             delay = min(LONGEST_RETRY, FIRST_RETRY * 2**self._attempts)
             self._attempts += 1
-            self.generation += 1
             return starting, delay
 
     def succeeded(self) -> bool:
