@@ -242,3 +242,32 @@ def test_an_oversized_game_is_parked_and_the_games_behind_it_ship(
     assert [row["uid"] for row in db.execute("SELECT uid FROM games").fetchall()] == [shipped.uid]
     listed = CliRunner().invoke(main, ["league", "outbox", "--db", table.name])
     assert f"{parked.uid}\tfinished\ttoo-large\t" in listed.output, listed.output
+
+
+def test_a_table_restored_from_a_backup_ships_its_games_again_and_they_count_once(
+    league: League,
+    table: EventStore,
+    table_key: str,
+    db: Connection,
+    catalogue: Catalogue,
+    tmp_path: Path,
+    clock: Clock,
+) -> None:
+    """A fresh store (a new table id) holding the same game sends it under a new id: the
+    league names the game it already has, and the outbox says so."""
+    tape = push(1)["tape"]
+    play(table, tape, catalogue)
+    assert Shipper(table, league.url, table_key, settle=0).ship_due() == 1
+    restored = EventStore.open(tmp_path / "restored.db", clock=clock)
+    try:
+        restored.league_outbox = True
+        play(restored, tape, catalogue)
+        assert Shipper(restored, league.url, table_key, settle=0).ship_due() == 1
+        [first], [again] = table.outbox(), restored.outbox()
+        assert again.uid != first.uid and again.answer is not None
+        assert again.answer["duplicate"] is True and again.answer["duplicate_of"] == first.uid
+        listed = CliRunner().invoke(main, ["league", "outbox", "--db", restored.name])
+        assert f"a duplicate of game {first.uid}, counted once" in listed.output, listed.output
+    finally:
+        restored.close()
+    assert db.execute("SELECT count(*) AS n FROM games").fetchone()["n"] == 1
