@@ -23,6 +23,11 @@ class StoreError(CompanionError):
     """The event store refused to open or write (corrupt or foreign file, bad game id)."""
 
 
+class StoreBusy(StoreError):
+    """Another program holds the store's write lock: nothing was written; the same write
+    goes through once it lets go."""
+
+
 class Rejected(CompanionError, ValueError):
     """An input a game's tracker cannot accept (it changes nothing); the message says what to do."""
 

@@ -19,8 +19,9 @@ def backup(target: Path, db: str) -> None:
     """Back up the store to TARGET (a new file, readable by you only). It is checked first;
     the table may keep running. To restore, stop the table and copy TARGET over the store."""
     try:
-        with EventStore.open(db) as store:  # refuses a file that is not ours or is damaged
-            games = len(store.games())
+        # refuses a file not ours or damaged; an old one is copied as it is (before an update)
+        with EventStore.open_read_only(db, any_schema=True) as store:
+            games = store.count_games()
         backup_store(db, target)
     except StoreError as exc:
         fail(str(exc))

@@ -51,7 +51,7 @@ def outbox(db: str, limit: int) -> None:
     if not Path(db).is_file():
         fail(f"there is no table database at {db}; give the table's file with --db")
     try:
-        with EventStore.open(db) as store:
+        with EventStore.open_read_only(db) as store:  # safe beside a live table
             entries = store.outbox(limit=limit)
             names, fetched = store.league_players()
     except CompanionError as exc:
@@ -62,10 +62,17 @@ def outbox(db: str, limit: int) -> None:
         state = entry.state
         if entry.state == "pending" and entry.attempts:
             state = f"waiting, {entry.attempts} attempts"
-        detail = entry.last_error if entry.state != "sent" else (entry.answer or {}).get("status")
+        detail = entry.last_error if entry.state != "sent" else _answered(entry.answer or {})
         click.echo(f"{entry.uid}\t{entry.status}\t{state}\t{detail or ''}")
     if fetched is not None:
         click.echo(f"{len(names)} league player names cached")
+
+
+def _answered(answer: dict[str, object]) -> str:
+    """What the league made of a sent game, in a few words."""
+    if answer.get("duplicate_of"):
+        return f"{answer.get('status')}: a duplicate of game {answer['duplicate_of']}, counted once"
+    return str(answer.get("status"))
 
 
 for _command in SERVER_COMMANDS:

@@ -108,7 +108,7 @@ def import_tape(tape: Path, db: str) -> None:
 def export(game_id: int, db: str) -> None:
     """Write a stored game as a tape (JSON Lines) to standard output."""
     try:
-        with EventStore.open(db) as store:
+        with EventStore.open_read_only(db) as store:  # safe beside a live table
             record = store.game(game_id)
             click.echo(dump_line(record.header))
             for line in store.lines(game_id):
@@ -122,7 +122,7 @@ def export(game_id: int, db: str) -> None:
 def games(db: str) -> None:
     """List stored games, newest first."""
     try:
-        with EventStore.open(db) as store:
+        with EventStore.open_read_only(db) as store:  # safe beside a live table
             records = store.games()
     except CompanionError as exc:
         fail(str(exc))

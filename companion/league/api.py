@@ -52,6 +52,12 @@ def push_game() -> tuple[Response, int]:
         "duplicate": again.duplicate,
         "dispute": list(again.dispute),
     }
+    if again.duplicate_of is not None:
+        answer["duplicate_of"] = again.duplicate_of
+        answer["message"] = (
+            f"this tape is stored already as game {again.duplicate_of}; it counts once, "
+            f"so {push.id} was not stored"
+        )
     return jsonify(answer), 200 if again.duplicate else 201
 
 

@@ -14,10 +14,10 @@ from werkzeug.exceptions import HTTPException
 from companion.league import api, pages
 from companion.league.database import Pool, Unavailable, connect, open_pool
 from companion.league.errors import LeagueError
+from companion.league.payload import MAX_PUSH_BYTES
 from companion.league.schema import check_current
 from companion.league.webio import POOL
 
-MAX_PUSH_BYTES = 8 * 1024 * 1024  #: a long game's tape is well under 1 MB
 log = logging.getLogger(__name__)
 
 

@@ -12,6 +12,8 @@ import urllib.request
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion.league.payload import MAX_PUSH_BYTES
+
 #: statuses worth sending again later: the server (or its database) is busy or restarting
 RETRY_STATUSES = frozenset({408, 425, 429, 500, 502, 503, 504})
 
@@ -66,8 +68,20 @@ def _json(raw: bytes) -> Any:
 
 
 def push_game(url: str, key: str, payload: dict[str, Any], *, timeout: float = 20.0) -> Answer:
-    """Send one game (see :mod:`companion.league.payload`). :raises OSError: unreachable."""
+    """Send one game (see :mod:`companion.league.payload`); one larger than the league takes
+    is answered 413 here, unsent. :raises OSError: unreachable."""
+    size = len(json.dumps(payload, ensure_ascii=False).encode("utf-8"))
+    if size > MAX_PUSH_BYTES:
+        return Answer(413, {"error": too_large(size)})
     return request("POST", f"{url.rstrip('/')}/api/v1/games", payload, token=key, timeout=timeout)
+
+
+def too_large(size: int) -> str:
+    mb = 1024 * 1024
+    return (
+        f"the game's push is {size / mb:.1f} MB and the league takes at most "
+        f"{MAX_PUSH_BYTES // mb} MB: it is kept on the table and not sent"
+    )
 
 
 def player_names(url: str, *, timeout: float = 5.0) -> list[str]:

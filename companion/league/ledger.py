@@ -31,6 +31,8 @@ class Receipt:
     season: str
     duplicate: bool
     dispute: tuple[str, ...] = ()
+    #: the stored game whose tape this push repeats under another id
+    duplicate_of: str | None = None
 
 
 def name_key(name: str) -> str:
@@ -50,12 +52,26 @@ def known_push(conn: Connection, push: Push, table: TableRow) -> Receipt | None:
         [push.id],
     ).fetchone()
     if row is None:
-        return None
+        return same_tape(conn, push)
     stored = Stored(row["table_name"], row["tape_digest"], row["push_digest"])
     problem = repeat_conflict(stored, push, table.name)
     if problem is not None:
         raise Conflict(problem)
     return Receipt(push.id, row["status"], row["season"], True, tuple(row["dispute"]))
+
+
+def same_tape(conn: Connection, push: Push) -> Receipt | None:
+    """The receipt of the game stored first with this push's tape under another id (a table
+    restored from a backup sends its games again with new ids), or ``None``. From any table:
+    one game played is one tape, and it counts once."""
+    row = conn.execute(
+        "SELECT g.uid, g.status, g.dispute, s.name AS season FROM games g"
+        " JOIN seasons s ON s.id = g.season_id WHERE g.tape_digest = %s ORDER BY g.id LIMIT 1",
+        [push.tape_digest],
+    ).fetchone()
+    if row is None:
+        return None
+    return Receipt(push.id, row["status"], row["season"], True, tuple(row["dispute"]), row["uid"])
 
 
 def receive(pool: Pool, table: TableRow, push: Push, replayed: Replayed) -> Receipt:

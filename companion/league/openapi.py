@@ -83,6 +83,8 @@ RECEIPT = _obj(
     season="string",
     duplicate="boolean",
     dispute={"type": "array", "items": {"type": "string"}},
+    duplicate_of="string",
+    message="string",
 )
 RATING = _obj(("ordinal", "mu", "sigma"), ordinal="number", mu="number", sigma="number")
 STANDING = _obj(
@@ -144,8 +146,9 @@ def _game_paths() -> dict[str, Any]:
         "/api/v1/games": {
             "post": _op(
                 "A table ships a game: 201 stored (counted, disputed or void), 200 the same "
-                "game again, 409 another tape or claim under a stored id, 422 not a league "
-                "game (not Smash Up, or a header the rules engine refuses)",
+                "game again (its tape under another id too: duplicate_of names the stored "
+                "game, which counts once), 409 another tape or claim under a stored id, 422 "
+                "not a league game (not Smash Up, or a header the rules engine refuses)",
                 ok="201",
                 body=PUSH,
                 result=RECEIPT,

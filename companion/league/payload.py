@@ -28,6 +28,10 @@ GAME_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:-]{0,99}")
 STATUSES = ("finished", "void")
 MAX_LINES = 50_000
 MAX_NAME = 40
+MAX_PUSH_BYTES = 8 * 1024 * 1024
+"""The largest push the league takes (its JSON, UTF-8); a long game's tape is well under 1 MB.
+Tables check it before sending: a server refuses a larger body before reading it, and a table
+still sending would see a broken connection rather than the refusal."""
 
 
 @dataclass(frozen=True, slots=True)

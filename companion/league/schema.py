@@ -91,7 +91,11 @@ INSERT INTO seasons (name) VALUES ('Season 1');
 """
 
 #: (version, name, SQL), in order
-MIGRATIONS: tuple[tuple[int, str, str], ...] = ((1, "initial", _INITIAL),)
+MIGRATIONS: tuple[tuple[int, str, str], ...] = (
+    (1, "initial", _INITIAL),
+    # a tape already stored under another id is the same game sent again: found by its digest
+    (2, "games-by-tape", "CREATE INDEX games_by_tape ON games (tape_digest, id);"),
+)
 LATEST = MIGRATIONS[-1][0]
 
 

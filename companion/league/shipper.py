@@ -5,7 +5,10 @@ and the shipper sends them when it can. An unreachable or busy server means wait
 each time (doubling, with jitter, up to ``most`` seconds) and trying again; a table offline all
 night sends everything when it is back; after a restart the outbox is still there. A refusal
 (a conflict, a game the league cannot take) is kept with the league's message and not sent
-again. The league's player names are fetched now and then and cached for offline nights.
+again; nor is a push larger than the league takes (checked before sending: a server refuses
+such a body before reading it, and a client still sending sees only a broken connection): it is
+parked as ``too-large`` and the games behind it go on. The league's player names are fetched
+now and then and cached for offline nights.
 
 Standard library only: a table needs no package of the league server.
 """
@@ -102,6 +105,10 @@ class Shipper:
             self.store.outbox_sent(entry.id, body)
             log.info("league: game %s shipped (%s)", entry.uid, body.get("status"))
             return 1
+        if answer.status == 413:
+            self.store.outbox_too_large(entry.id, answer.error)
+            log.warning("league: game %s is too large to send: %s", entry.uid, answer.error)
+            return 0
         if answer.retry or answer.status == 401:
             # busy, restarting, or this table's key is wrong: nothing wrong with the game
             self._later(

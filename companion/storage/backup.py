@@ -3,9 +3,10 @@ taken before a migration changes a store (an update must never cost a game).
 
 The backup API copies the database page by page through its own connection, so the copy is
 consistent even while the table writes and with the write-ahead log holding recent commits (a
-file copy could catch a write half done, or miss what is still in the WAL). Every copy is a new
-file, readable by its owner only (it holds every game and the paired tablets' key hashes),
-checked with ``PRAGMA quick_check`` before it takes its name.
+file copy could catch a write half done, or miss what is still in the WAL). That connection is
+read-only (:mod:`.readonly`): it can neither checkpoint nor delete a live table's ``-wal``.
+Every copy is a new file, readable by its owner only (it holds every game and the paired
+tablets' key hashes), checked with ``PRAGMA quick_check`` before it takes its name.
 """
 
 from __future__ import annotations
@@ -16,10 +17,16 @@ import time
 from pathlib import Path
 
 from companion.errors import StoreError
+from companion.storage.readonly import connect_read_only
 
 #: ``companion.db`` -> ``companion.db.backup-20250301T201502Z``
 SUFFIX = ".backup-"
 PRIVATE = 0o600
+NAME_ATTEMPTS = 20
+
+
+class TargetExists(StoreError):
+    """The backup's name was taken (by another copy made in the same second, perhaps)."""
 
 
 def backup_store(source_path: str | Path, target_path: str | Path) -> Path:
@@ -34,7 +41,7 @@ def backup_store(source_path: str | Path, target_path: str | Path) -> Path:
     try:
         os.close(os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, PRIVATE))
     except FileExistsError:
-        raise StoreError(f"{target} exists already: choose a new name for the backup") from None
+        raise TargetExists(f"{target} exists already: choose a new name for the backup") from None
     except OSError as exc:
         raise StoreError(f"cannot back up {source} to {target} ({exc.strerror})") from None
     partial = target.with_name(f".{target.name}.partial")
@@ -42,7 +49,7 @@ def backup_store(source_path: str | Path, target_path: str | Path) -> Path:
         os.close(os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, PRIVATE))
         _copy(source, partial)
         os.replace(partial, target)  # the reserved name, ours: the copy takes it whole
-    except (OSError, sqlite3.Error) as exc:
+    except (OSError, sqlite3.Error, StoreError) as exc:
         partial.unlink(missing_ok=True)
         target.unlink(missing_ok=True)
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
@@ -51,7 +58,7 @@ def backup_store(source_path: str | Path, target_path: str | Path) -> Path:
 
 
 def _copy(source: Path, target: Path) -> None:
-    src = sqlite3.connect(source)
+    src = connect_read_only(source)  # it can neither checkpoint nor delete a live table's -wal
     try:
         dst = sqlite3.connect(target)
         try:
@@ -82,12 +89,16 @@ def back_up(store: Path, at: float) -> Path:
 
     :raises StoreError: if the copy cannot be written (then nothing must be migrated).
     """
-    target = backup_path(store, at)
-    try:
-        return backup_store(store, target)
-    except StoreError as exc:
-        raise StoreError(
-            f"{store} needs a schema update, and a copy must be made first, but {target} "
-            f"cannot be written ({exc}); free some space or fix the folder's permissions, "
-            "then start again"
-        ) from None
+    for _ in range(NAME_ATTEMPTS):
+        target = backup_path(store, at)
+        try:
+            return backup_store(store, target)
+        except StoreError as exc:
+            if isinstance(exc, TargetExists) and target.exists():
+                continue  # two programs opening the store at once chose the same name
+            raise StoreError(
+                f"{store} needs a schema update, and a copy must be made first, but {target} "
+                f"cannot be written ({exc}); free some space or fix the folder's permissions, "
+                "then start again"
+            ) from None
+    raise StoreError(f"{store} needs a schema update, but no free name for its copy was found")

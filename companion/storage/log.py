@@ -134,6 +134,11 @@ class GameLog(Connected):
         """All games, newest first (by id: a Pi has no clock battery, its time can jump)."""
         return self._games("", [])
 
+    def count_games(self) -> int:
+        """How many games are stored (any schema version has them)."""
+        with self._locked() as db:
+            return int(scalar(db, "SELECT count(*) FROM games"))
+
     def latest_open_game(self) -> GameRecord | None:
         """The newest game that has not ended (the one to resume after a power cut), if any."""
         records = self._games("WHERE ended IS NULL", [], limit=1)

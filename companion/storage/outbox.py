@@ -20,6 +20,7 @@ from companion.storage.records import Connected, dump, loads
 from companion.storage.schema import scalar
 
 PENDING, SENT, REFUSED = "pending", "sent", "refused"
+TOO_LARGE = "too-large"  #: larger than the league takes: kept, never sent
 LEAGUE_GAME = "smashup"  #: the game a league counts
 
 
@@ -31,7 +32,7 @@ class OutboxEntry:
     status: str  #: "finished" or "void"
     payload: dict[str, Any]
     queued: float
-    state: str  #: pending, sent or refused
+    state: str  #: pending, sent, refused or too-large
     attempts: int
     next_try: float
     last_error: str | None
@@ -105,6 +106,11 @@ class Outbox(Connected):
         """The league refused the push for good (a conflict, a malformed game): kept, not
         sent again."""
         self._update(entry, state=REFUSED, last_error=error)
+
+    def outbox_too_large(self, entry: int, error: str) -> None:
+        """The push is larger than the league takes: parked, never sent again, so it holds
+        back none of the games behind it."""
+        self._update(entry, state=TOO_LARGE, last_error=error)
 
     def outbox_retry(self, entry: int, error: str, next_try: float) -> None:
         with self._locked() as db, db.atomic():

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import pwd
 import secrets
+import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -97,15 +98,17 @@ def _tablets(db: Database) -> None:
     db.execute("UPDATE meta SET value = '3' WHERE key = 'schema_version'")
 
 
-def check_file(path: Path) -> None:
-    """Refuse a file that is not ours, reading its header ourselves so SQLite never touches it.
+def check_file(path: Path, *, writing: bool = True) -> None:
+    """Refuse a file that is not ours, reading its header ourselves so SQLite never touches it;
+    ``writing``: and a folder that does not take new files.
 
     A missing or empty file, or a SQLite file with no application id and nothing in it, is
     adopted. :raises StoreError: for anything else that is not ours.
     """
     if path.is_dir():
         raise StoreError(f"{path} is a directory; choose a file path for --db")
-    check_folder(path)
+    if writing:
+        check_folder(path)
     try:
         with path.open("rb") as file:
             head = file.read(_HEADER_BYTES)
@@ -189,24 +192,61 @@ def scalar(db: Database, sql: str, *params: Any) -> Any:
     return db.execute(sql, list(params)).fetchone()[0]
 
 
+def check_writable(path: Path) -> None:
+    """Refuse a store whose file, ``-wal`` or ``-shm`` this user may not write, before SQLite
+    opens it: SQLite would open it read-only and make an empty ``-wal`` and ``-shm`` beside it
+    with the file's mode (0444), which stop the next table once the file is fixed, and which
+    cannot safely be removed afterwards (another program may have begun to use them).
+    ``os.access`` opens nothing. :raises StoreError: saying what to check."""
+    for suffix in ("", "-wal", "-shm"):
+        file = Path(f"{path}{suffix}")
+        if os.path.lexists(file) and not os.access(file, os.W_OK):
+            raise StoreError(
+                f"{file} cannot be written (it is read-only for {user_name()}): check that the "
+                "file and its folder belong to the user running companion and that the disk "
+                "has room"
+            )
+
+
 def prove_writable(db: Database, name: str) -> None:
-    """Take the write lock and let it go, so a store that cannot be written is refused at start
-    and not at the first tap (nothing is written: another program's transaction under way is
-    not disturbed). :raises StoreError: saying what to check."""
+    """Take the write lock, change a row and roll it back, so a store that cannot be written
+    (the file, its ``-wal`` or its ``-shm`` read-only) is refused at start and not at the first
+    tap. Nothing reaches the disk, and another program's transaction is not disturbed.
+
+    Only through SQLite: opening and closing a descriptor of the store's files from Python
+    would drop every POSIX lock this process holds on them, and the next program to open the
+    store would believe it alone and checkpoint and delete the live ``-wal`` (issue 22).
+
+    :raises StoreError: saying what to check.
+    """
     try:
-        for suffix in ("", "-wal", "-shm"):
-            file = Path(f"{name}{suffix}")
-            if file.exists():
-                file.open("r+b").close()  # opened for writing, nothing written
         db.execute("BEGIN IMMEDIATE")
-        db.execute("ROLLBACK")
-    except OSError as exc:
-        raise StoreError(
-            f"{name} cannot be written ({exc.strerror}): check that the file and its folder "
-            "belong to the user running companion and that the disk has room"
-        ) from None
-    except Exception as exc:  # sqlite3.Error: read-only file or folder, full disk, I/O error
+        try:
+            # BEGIN IMMEDIATE alone succeeds on a read-only file in WAL mode; a write does not
+            db.execute("UPDATE meta SET value = value WHERE key = 'schema_version'")
+        finally:
+            db.execute("ROLLBACK")
+    except Exception as exc:  # sqlite3.Error: read-only file or folder, I/O error
         raise StoreError(
             f"{name} cannot be written ({exc}): check that the file and its folder belong to "
             "the user running companion and that the disk has room"
         ) from None
+
+
+def require_current_schema(conn: sqlite3.Connection, name: str) -> None:
+    """:raises StoreError: the store was written by an older companion (a writing opening,
+    such as starting the table, updates it), or cannot be read."""
+    try:
+        has_meta = conn.execute("SELECT count(*) FROM sqlite_master WHERE name = 'meta'")
+        row = None
+        if has_meta.fetchone()[0]:
+            row = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+    except sqlite3.Error as exc:
+        raise StoreError(f"{name} cannot be read as the store ({exc})") from None
+    version = None if row is None else str(row[0])
+    if version != SCHEMA_VERSION:
+        raise StoreError(
+            f"{name} has schema version {version or 'none'}, and this companion reads "
+            f"{SCHEMA_VERSION}: start the table once (it updates the store, keeping a copy), "
+            "then try again"
+        )

@@ -17,6 +17,7 @@ server thread and a reader thread may share one store safely.
 
 from __future__ import annotations
 
+import shutil
 import sqlite3
 import threading
 import time
@@ -26,18 +27,27 @@ from pathlib import Path
 
 from sqlite_utils import Database
 
-from companion.errors import StoreError
+from companion.errors import StoreBusy, StoreError
 from companion.storage.bindings import TagBindings
 from companion.storage.files import create_private, make_private
 from companion.storage.integrity import check_store
 from companion.storage.log import READ_KINDS as READ_KINDS
 from companion.storage.log import GameLog
+from companion.storage.opened import closed, is_open_here, key, opened
 from companion.storage.outbox import Outbox
+from companion.storage.readonly import connect_read_only
 from companion.storage.records import Binding as Binding
 from companion.storage.records import GameRecord as GameRecord
 from companion.storage.records import LogEntry as LogEntry
 from companion.storage.schema import APPLICATION_ID as APPLICATION_ID
-from companion.storage.schema import SETUP_ATTEMPTS, check_file, prepare, prove_writable
+from companion.storage.schema import (
+    SETUP_ATTEMPTS,
+    check_file,
+    check_writable,
+    prepare,
+    prove_writable,
+    require_current_schema,
+)
 from companion.storage.tablets import PairedTablets
 
 
@@ -53,6 +63,7 @@ class EventStore(GameLog, TagBindings, Outbox, PairedTablets):
         self._lock = threading.Lock()
         self._closed = False
         self._next_seq: dict[int, int] = {}
+        self._open_as: str | None = None  #: its name among the stores this process has open
         #: the copy taken before this opening migrated the file, if it did
         self.migration_backup: Path | None = None
 
@@ -64,8 +75,10 @@ class EventStore(GameLog, TagBindings, Outbox, PairedTablets):
         :raises StoreError: the file is not ours, is damaged, or cannot be written.
         """
         path = Path(path)
-        check_file(path)
-        check_store(path)
+        if not is_open_here(path):  # else reading it with Python would drop this process's locks
+            check_file(path)
+            check_store(path)
+        check_writable(path)
         create_private(path)
         try:
             conn = sqlite3.connect(path, check_same_thread=False)
@@ -78,6 +91,34 @@ class EventStore(GameLog, TagBindings, Outbox, PairedTablets):
             store.close()
             raise
         make_private(path)
+        store._held_open(path)
+        return store
+
+    @classmethod
+    def open_read_only(
+        cls, path: str | Path, *, clock: Callable[[], float] = time.time, any_schema: bool = False
+    ) -> EventStore:
+        """The store at ``path`` for reading only (every write fails), safe beside a live table:
+        it can neither checkpoint nor delete the table's files (:mod:`.readonly`). Checked first
+        like :meth:`open`; nothing is created or changed. ``any_schema``: a store an older
+        companion wrote is taken too (to copy it, not to read its games).
+
+        :raises StoreError: missing, not ours, damaged, or (unless ``any_schema``) written by an
+            older companion.
+        """
+        path = Path(path)
+        if not is_open_here(path):  # else reading it with Python would drop this process's locks
+            check_file(path, writing=False)
+            check_store(path)
+        conn = connect_read_only(path, check_same_thread=False)
+        try:
+            if not any_schema:
+                require_current_schema(conn, str(path))
+        except StoreError:
+            conn.close()
+            raise
+        store = cls(Database(conn), name=str(path), clock=clock)
+        store._held_open(path)
         return store
 
     @classmethod
@@ -121,6 +162,12 @@ class EventStore(GameLog, TagBindings, Outbox, PairedTablets):
             if not self._closed:
                 self._closed = True
                 self.db.close()
+                if self._open_as is not None:
+                    closed(self._open_as)
+
+    def _held_open(self, path: Path) -> None:
+        self._open_as = key(path)
+        opened(self._open_as)
 
     def __enter__(self) -> EventStore:
         return self
@@ -137,4 +184,28 @@ class EventStore(GameLog, TagBindings, Outbox, PairedTablets):
             try:
                 yield self.db
             except sqlite3.Error as exc:
+                if _busy(exc):
+                    raise StoreBusy(
+                        f"{self.name} is busy: another program is writing to it (it holds its "
+                        "write lock); nothing was written: try again when it lets go"
+                    ) from exc
                 raise StoreError(f"{self.name}: the store failed ({exc})") from exc
+
+    def free_bytes(self) -> int | None:
+        """Bytes this user may still write on the store's disk (None: a store in memory).
+        Asked of the file system by the folder's path: no file of the store is opened."""
+        if self.name == ":memory:":
+            return None
+        return shutil.disk_usage(Path(self.name).parent).free
+
+    def wait_when_busy(self, seconds: float) -> None:
+        """Wait at most ``seconds`` for another program's write lock before a write fails
+        with :class:`~companion.errors.StoreBusy` (SQLite's busy timeout; 5 s unless set)."""
+        with self._locked() as db:
+            db.execute(f"PRAGMA busy_timeout = {round(seconds * 1000)}")
+
+
+def _busy(error: sqlite3.Error) -> bool:
+    """Whether SQLite refused because another connection holds a lock it needs."""
+    code = getattr(error, "sqlite_errorcode", None)
+    return code is not None and code & 0xFF in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)

@@ -21,12 +21,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from companion.errors import Rejected, StoreError
+from companion.errors import Rejected, StoreBusy, StoreError
 from companion.hardware.feedback import TableFeedback
 from companion.hardware.readers.base import TagRead
 from companion.hardware.readers.taps import Crosstalk, Ignored, Moved, Output, Tap, TapFilter
 from companion.storage.store import EventStore
-from companion.table.supervision import StoreHealth
+from companion.table.supervision import DiskWatch, StoreHealth
 from companion.tracker.state import Outcome
 
 log = logging.getLogger(__name__)
@@ -56,6 +56,7 @@ class Pipeline:
     store: EventStore
     feedback: TableFeedback
     store_health: StoreHealth
+    _disk: DiskWatch
     _filter: TapFilter
     _reads: queue.Queue[TagRead]
     _stop: threading.Event
@@ -93,7 +94,8 @@ class Pipeline:
         return threading.current_thread() is self._worker
 
     def _store_failed(self, error: StoreError) -> None:
-        starting, delay = self.store_health.failed(str(error), self.clock())
+        busy = isinstance(error, StoreBusy)
+        starting, delay = self.store_health.failed(str(error), self.clock(), busy=busy)
         self._retry_at = self.clock() + delay
         if starting:
             log.error("the store failed: %s; retrying in %.1f s", error, delay)
@@ -105,6 +107,20 @@ class Pipeline:
         if self.store_health.succeeded():
             log.warning("the store works again")
             self._health_changed()
+
+    def _look_at_disk(self) -> None:
+        """Now and then: a full disk is reported before a write fails on it (a table started
+        on one would say its store is fine until the first tap); room again clears it."""
+        if not self._disk.due(self.clock()):
+            return
+        problem = self._disk.problem()
+        if problem is not None and not self._disk.reported:
+            self._disk.reported = True
+            self._store_failed(StoreError(problem))
+        elif problem is None and self._disk.reported:
+            self._disk.reported = False
+            if not self._waiting:  # else the waiting work's retry says when it is stored
+                self._store_ok()
 
     def _beep(self, sound: Callable[[], None]) -> None:
         try:
@@ -121,6 +137,7 @@ class Pipeline:
                 self._work_through()
             else:
                 self._handle(self._filter.poll(self.clock()))
+                self._look_at_disk()
                 self._tick()
 
     def _wait_time(self) -> float:
@@ -141,7 +158,7 @@ class Pipeline:
         except queue.Empty:
             return
         while True:
-            if self.store_health.failing and read.kind == "arrived":
+            if not self.store_health.ok and read.kind == "arrived":
                 self._beep(self.feedback.failed)  # heard at once: this tap is not taken yet
             if len(self._waiting) >= MAX_WAITING:
                 self.store_health.fault("too many reads waiting for the store: the oldest lost")

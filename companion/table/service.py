@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.catalogue.cards import Catalogue
-from companion.errors import NoGame, Rejected, StoreError
+from companion.errors import NoGame, Rejected, StoreBusy, StoreError
 from companion.hardware.feedback import NullFeedback, TableFeedback
 from companion.hardware.readers.base import HealthSnapshot, Reader, TagRead
 from companion.hardware.readers.registry import ReaderContext, open_reader
@@ -35,7 +35,7 @@ from companion.storage.store import EventStore
 from companion.table.enrol import BulkEnrolment, EnrolError, deck_order
 from companion.table.pairing import Pairing
 from companion.table.pipeline import Pipeline, Work
-from companion.table.supervision import StoreHealth, StoreHealthSnapshot
+from companion.table.supervision import BUSY_WAIT, DiskWatch, StoreHealth, StoreHealthSnapshot
 from companion.tape.documents import Document, Event
 from companion.tracker.document import state_document
 from companion.tracker.state import Outcome
@@ -92,6 +92,7 @@ class TableService(Pipeline):
         self.live = live
         self.store: EventStore = store if store is not None else _need(live).store
         self.catalogue = catalogue if catalogue is not None else _need(live).game.catalogue
+        self.store.wait_when_busy(BUSY_WAIT)
         self.clock = clock
         self.feedback: TableFeedback = feedback or NullFeedback()
         self.feedback.on_end_turn = self.end_turn_pressed
@@ -115,6 +116,7 @@ class TableService(Pipeline):
         #: the last taps' stage times, oldest first
         self.timings: deque[TapTiming] = deque(maxlen=TIMINGS_KEPT)
         self.store_health = StoreHealth()
+        self._disk = DiskWatch(self.store.free_bytes)
         self._waiting: deque[Work] = deque()
         self._retry_at: float | None = None
         #: while set, arrivals at this zone enrol tags instead of playing cards
@@ -128,6 +130,7 @@ class TableService(Pipeline):
     # Life cycle
 
     def start(self) -> None:
+        self._look_at_disk()  # said at once: a table started on a full disk
         self._worker = threading.Thread(target=self._work, name="table-worker", daemon=True)
         self._worker.start()
         for reader in self.readers.values():
@@ -172,10 +175,11 @@ class TableService(Pipeline):
                     f"the table changed since you looked (version {seen_version}, now "
                     f"{self.version}): check the screen and try again"
                 )
-            if self.store_health.failing and self._waiting and not self._in_worker():
-                raise StoreError(
-                    f"the game store is failing ({self.store_health.snapshot().error}); taps "
-                    "are waiting to be stored and nothing was changed: try again shortly"
+            if not self.store_health.ok and self._waiting and not self._in_worker():
+                snapshot = self.store_health.snapshot()
+                raise (StoreBusy if snapshot.state == "busy" else StoreError)(
+                    f"the game store is {snapshot.state} ({snapshot.error}); taps are waiting "
+                    "to be stored and nothing was changed: try again shortly"
                 )
             try:
                 outcome = live.submit(line)

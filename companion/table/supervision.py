@@ -8,13 +8,60 @@ error sound), and it is retried with back-off until the store takes it.
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
-StoreState = Literal["ok", "failing"]
+StoreState = Literal["ok", "busy", "failing"]
+"""``busy``: another program holds the store's write lock (writes wait for it); ``failing``:
+the store refuses writes (full disk, I/O error, a file made read-only)."""
 
 FIRST_RETRY = 0.1  #: seconds before the first retry of a failed write
 LONGEST_RETRY = 2.0  #: seconds between retries once back-off has grown
+BUSY_WAIT = 0.02
+"""Seconds a write waits for another program's write lock (SQLite's busy timeout) while the
+table holds its own lock: enough for another program's short write; longer waits are the
+worker's retries, outside every lock, so the view never waits on the store."""
+
+
+LOW_DISK = 64 * 1024
+"""Bytes free below which the store's disk counts as full (a tap's write needs a few pages)."""
+DISK_LOOK_EVERY = 10.0  #: seconds between looks at the store's free space
+
+
+class DiskWatch:
+    """Whether the store's disk is full, looked at now and then, so that a full disk is
+    reported before a write fails on it: a table started on one, or a disk another program
+    fills while the table is idle, would otherwise say its store is fine."""
+
+    def __init__(self, free: Callable[[], int | None], every: float = DISK_LOOK_EVERY) -> None:
+        """``free``: the bytes free on the store's disk (None: not on a disk)."""
+        self._free = free
+        self.every = every
+        self._next: float | None = None
+        #: the table said the disk is full, and has not seen room since
+        self.reported = False
+
+    def due(self, now: float) -> bool:
+        """Whether it is time for another look (and the next one is then ``every`` later)."""
+        if self._next is not None and now < self._next:
+            return False
+        self._next = now + self.every
+        return True
+
+    def problem(self) -> str | None:
+        """A full disk, said as what to do; None if there is room (or it cannot tell: the
+        writes will say)."""
+        try:
+            free = self._free()
+        except OSError:
+            return None
+        if free is None or free >= LOW_DISK:
+            return None
+        return (
+            f"the disk holding the games database is full ({free // 1024} KiB free): free "
+            "some space"
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,26 +102,31 @@ class StoreHealth:
         self.generation = 0
 
     @property
-    def failing(self) -> bool:
-        return self._state == "failing"
+    def ok(self) -> bool:
+        """Whether the last write went through (nothing waits for the store)."""
+        return self._state == "ok"
 
-    def failed(self, error: str, now: float) -> tuple[bool, float]:
-        """A write failed: returns (whether this starts a failure, seconds until a retry)."""
+    def failed(self, error: str, now: float, *, busy: bool = False) -> tuple[bool, float]:
+        """A write failed (``busy``: another program held the write lock): returns (whether
+        this starts a failure, seconds until a retry)."""
         with self._lock:
             starting = self._state == "ok"
             if starting:
-                self._state, self._since = "failing", now
-            self._error = error
+                self._since = now
+            state: StoreState = "busy" if busy else "failing"
+            # the same failure again (each retry) is no news: viewers keep the view they have
+            if (state, error) != (self._state, self._error):
+                self.generation += 1
+            self._state, self._error = state, error
             self._failures += 1
             delay = min(LONGEST_RETRY, FIRST_RETRY * 2**self._attempts)
             self._attempts += 1
-            self.generation += 1
             return starting, delay
 
     def succeeded(self) -> bool:
         """A write went through: returns whether the store was failing until now."""
         with self._lock:
-            recovered = self._state == "failing"
+            recovered = self._state != "ok"
             if recovered:
                 self._state, self._since, self._error = "ok", None, None
                 self.generation += 1

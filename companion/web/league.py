@@ -21,9 +21,14 @@ def league() -> Response:
     names, fetched = store.league_players()
     entries = store.outbox(limit=200)
     counts = {
-        state: sum(e.state == state for e in entries) for state in ("pending", "sent", "refused")
+        state: sum(e.state == state for e in entries)
+        for state in ("pending", "sent", "refused", "too-large")
     }
-    refused = [{"game": e.uid, "error": e.last_error} for e in entries if e.state == "refused"]
+    refused = [
+        {"game": e.uid, "error": e.last_error}
+        for e in entries
+        if e.state in ("refused", "too-large")
+    ]
     return jsonify(
         league=store.league_outbox,
         players=names,

@@ -133,7 +133,8 @@ def _game_paths() -> dict[str, Any]:
         "/api/league": {
             "get": _op(
                 "The league: shipping on or off, the outbox (pending, sent, refused with the "
-                "league's reasons) and the league's player names cached for setup"
+                "league's reasons, too-large: kept, never sent) and the league's player names "
+                "cached for setup"
             )
         },
     }

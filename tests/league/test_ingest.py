@@ -39,6 +39,26 @@ def test_a_game_sent_twice_is_stored_once(
     )
 
 
+def test_the_same_tape_under_a_new_id_is_a_duplicate_of_the_stored_game(
+    league_client: FlaskClient, table_key: str, other_key: str, db: Connection
+) -> None:
+    """A table restored from a backup (or a second push with a fresh id) sends a game the
+    league already has: it is answered as a duplicate of that game, by name, and counted once
+    (issue 22, 7), whichever table sends it and however its JSON is spelled."""
+    first = send(league_client, table_key, push(1))
+    standings = league_client.get("/api/v1/standings").json["standings"]
+    for key, game_id in ((table_key, "restored-1"), (other_key, "elsewhere-9")):
+        again = send(league_client, key, push(1, game_id=game_id))
+        assert again.status_code == 200, again.json
+        assert again.json["duplicate"] is True and again.json["duplicate_of"] == "game-1"
+        assert again.json["id"] == game_id and again.json["status"] == first.json["status"]
+        assert "game-1" in again.json["message"]
+    assert [row["uid"] for row in stored(db)] == ["game-1"]
+    assert league_client.get("/api/v1/standings").json["standings"] == standings
+    ratings = db.execute("SELECT count(*) AS n FROM rating_changes").fetchone()["n"]
+    assert ratings == len(seat_names(push(1)))
+
+
 def test_another_tape_under_a_stored_id_is_a_conflict(
     league_client: FlaskClient, table_key: str, db: Connection
 ) -> None:

@@ -4,22 +4,26 @@ everything when it is back, and keeps a refusal with its reason."""
 
 from __future__ import annotations
 
+import json
 import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
 from flask import Flask
 from waitress import wasyncore
 from waitress.server import create_server
 
 from companion.catalogue.cards import Catalogue
+from companion.cli.main import main
 from companion.league.cluster import free_port
 from companion.league.database import Connection
 from companion.league.shipper import Shipper
 from companion.storage.store import EventStore
 from tests.league.games import push
+from tests.league.test_league_night import LiveServer
 from tests.league.test_outbox import play
 
 
@@ -200,3 +204,70 @@ def test_the_background_thread_ships_without_being_asked(
         assert table.outbox()[0].state == "sent"
     finally:
         shipper.stop()
+
+
+def test_an_oversized_game_is_parked_and_the_games_behind_it_ship(
+    league_db: str,
+    table: EventStore,
+    table_key: str,
+    db: Connection,
+    catalogue: Catalogue,
+    clock: Clock,
+    tmp_path: Path,
+) -> None:
+    """A push larger than the league takes is not sent (a server answers 413 before it has
+    read the body, and a client still sending it sees a broken connection, not the answer):
+    it is parked, said so in the outbox, and the games behind it ship (issue 22, 7)."""
+    play(table, push(1)["tape"], catalogue)
+    play(table, push(2)["tape"], catalogue)
+    first, second = sorted(table.outbox(), key=lambda e: e.id)
+    note = {"input": "note", "text": "x" * 1000}  # a tape grown past the league's 8 MB
+    oversized = {**first.payload, "tape": first.payload["tape"] + [note] * 9000}
+    table.db.execute(
+        "UPDATE outbox SET payload = ? WHERE id = ?", [json.dumps(oversized), first.id]
+    )
+    table.db.conn.commit()
+    server = LiveServer(league_db, tmp_path / "league.log")  # gunicorn, as a league runs
+    try:
+        shipper = Shipper(table, server.url, table_key, settle=0, clock=clock)
+        assert shipper.ship_due() == 1
+        clock.now += 3600
+        assert shipper.ship_due() == 0  # the parked game is not tried again
+    finally:
+        server.crash()
+    parked, shipped = sorted(table.outbox(), key=lambda e: e.id)
+    assert shipped.id == second.id and shipped.state == "sent"
+    assert parked.state == "too-large" and parked.attempts == 0
+    assert "MB" in (parked.last_error or "") and "8 MB" in (parked.last_error or "")
+    assert [row["uid"] for row in db.execute("SELECT uid FROM games").fetchall()] == [shipped.uid]
+    listed = CliRunner().invoke(main, ["league", "outbox", "--db", table.name])
+    assert f"{parked.uid}\tfinished\ttoo-large\t" in listed.output, listed.output
+
+
+def test_a_table_restored_from_a_backup_ships_its_games_again_and_they_count_once(
+    league: League,
+    table: EventStore,
+    table_key: str,
+    db: Connection,
+    catalogue: Catalogue,
+    tmp_path: Path,
+    clock: Clock,
+) -> None:
+    """A fresh store (a new table id) holding the same game sends it under a new id: the
+    league names the game it already has, and the outbox says so."""
+    tape = push(1)["tape"]
+    play(table, tape, catalogue)
+    assert Shipper(table, league.url, table_key, settle=0).ship_due() == 1
+    restored = EventStore.open(tmp_path / "restored.db", clock=clock)
+    try:
+        restored.league_outbox = True
+        play(restored, tape, catalogue)
+        assert Shipper(restored, league.url, table_key, settle=0).ship_due() == 1
+        [first], [again] = table.outbox(), restored.outbox()
+        assert again.uid != first.uid and again.answer is not None
+        assert again.answer["duplicate"] is True and again.answer["duplicate_of"] == first.uid
+        listed = CliRunner().invoke(main, ["league", "outbox", "--db", restored.name])
+        assert f"a duplicate of game {first.uid}, counted once" in listed.output, listed.output
+    finally:
+        restored.close()
+    assert db.execute("SELECT count(*) AS n FROM games").fetchone()["n"] == 1

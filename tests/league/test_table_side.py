@@ -77,7 +77,7 @@ def test_the_dashboard_tells_the_league_and_its_names(
     store.cache_league_players(["Ann", "Ben", "Cat"])
     answer = client.get("/api/league").json
     assert answer["league"] is True and answer["players"] == ["Ann", "Ben", "Cat"]
-    assert answer["outbox"] == {"pending": 0, "sent": 0, "refused": 0}
+    assert answer["outbox"] == {"pending": 0, "sent": 0, "refused": 0, "too-large": 0}
 
 
 def _setup_body(guest: object) -> dict[str, object]:

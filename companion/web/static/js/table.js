@@ -71,7 +71,11 @@ function storeAlarm(health) {
   if (box.hidden) return;
   // Taps are kept, in order, and count once a write goes through: say so, or players tap again.
   const waiting = store.waiting ? ` ${store.waiting} read(s) are waiting.` : "";
-  fill(box, `The table cannot save the game (${store.error}). Do not tap again: your taps are`
+  // Busy: another program (a backup, sqlite3) holds the store's write lock; it passes by itself.
+  const why = store.state === "busy"
+    ? "another program is writing to its store; the table waits for it"
+    : store.error;
+  fill(box, `The table cannot save the game (${why}). Do not tap again: your taps are`
     + ` kept and count as soon as it can save; it keeps trying.${waiting} Buttons on this page`
     + ` work again once it can. If this stays, check the Pi's storage.`);
 }
