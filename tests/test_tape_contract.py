@@ -12,6 +12,7 @@ import pytest
 
 from companion.cthulhu.inputs import INPUTS as CTHULHU_INPUTS
 from companion.tape.documents import CthulhuDocument, Line, StateDocument
+from companion.tracker.corrections import TAP_MOVED
 from companion.tracker.inputs import HANDLERS
 
 CONTRACT = Path(__file__).parents[1] / "companion/tape/CONTRACT.md"
@@ -32,6 +33,11 @@ def _table_rows(section: str) -> set[str]:
 @pytest.mark.parametrize("name", sorted(HANDLERS))
 def test_every_smash_up_input_is_in_the_contract(name: str) -> None:
     assert name in _table_rows("### Smash Up: inputs"), f"document input {name!r}"
+
+
+@pytest.mark.parametrize("name", ["undo", "answer", TAP_MOVED])
+def test_the_inputs_of_both_games_are_in_the_contract(name: str) -> None:
+    assert f'{{"input": "{name}"' in TEXT, f"document input {name!r}"
 
 
 @pytest.mark.parametrize("name", sorted(CTHULHU_INPUTS))
