@@ -35,7 +35,8 @@ Line = TypedDict(
         "count": int,
         "target": str,
         "effect": int,
-        "on": str,
+        # a string in the contract's first types; ``declare`` documents true/false: both accepted
+        "on": str | bool,
         "from": str,
         "to": str,
         "side": str,
@@ -257,6 +258,13 @@ class StateDocument(TypedDict):
     pending: PendingDocument | None
     burying: BuryingDocument
     duel: DuelDocument | None
+    #: conditions a person switched on with ``declare``: ``{"tag", "effect"}`` each
+    declared: list[DeclaredDocument]
+
+
+class DeclaredDocument(TypedDict):
+    tag: str
+    effect: int
 
 
 class HeldDocument(TypedDict):
