@@ -6,8 +6,10 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from companion.catalogue.cards import Catalogue
-from companion.cthulhu import rules
-from companion.cthulhu.rules import RulesError
+from companion.cthulhu import badstuff, rules
+from companion.cthulhu.fight_inputs import FIGHT_INPUTS
+from companion.cthulhu.rules import Held, RulesError
+from companion.cthulhu.sides import classes_of
 from companion.cthulhu.state import MCOutcome, MCState, changed, checked, event, signed
 from companion.errors import Rejected
 from companion.tape.documents import Line, as_event
@@ -33,7 +35,7 @@ def _int(line: Line, key: str, what: str) -> int:
 
 def help_input(state: MCState, line: Line, catalogue: Catalogue) -> MCOutcome:
     name = _player(state, line)
-    table = checked(lambda: rules.help_fight(state.table, name))
+    table = checked(lambda: rules.help_fight(state.table, name, catalogue.cthulhu))
     return changed(state, table, event("help", f"{name} helps", player=name))
 
 
@@ -57,6 +59,9 @@ def resolve_input(state: MCState, line: Line, catalogue: Catalogue) -> MCOutcome
 
 
 def run_away_input(state: MCState, line: Line, catalogue: Catalogue) -> MCOutcome:
+    """A runner's roll: escaped, or caught by every monster, whose Bad Stuff is computed
+    where its words touch a number (:mod:`.badstuff`) and otherwise shown to resolve by hand.
+    A Professor who escapes a monster whose Bad Stuff includes death gains a Level."""
     cards = catalogue.cthulhu
     name = _player(state, line)
     roll = _int(line, "roll", "the die roll, 1 to 6")
@@ -64,19 +69,31 @@ def run_away_input(state: MCState, line: Line, catalogue: Catalogue) -> MCOutcom
         escaped = rules.run_away(state.table, name, roll, cards)
     except RulesError as exc:
         raise Rejected(str(exc)) from None
-    assert state.table.escape is not None
-    caught = "; ".join(
-        f"{cards[foe.card].name}: {cards[foe.card].bad_stuff}"
-        for foe in state.table.escape.monsters
-    )
-    text = f"{name} rolled {roll}: " + (
-        "escaped" if escaped else f"caught. Bad Stuff, resolve it by hand: {caught}"
-    )
-    return changed(
-        state,
-        rules.rolled(state.table, name),
-        event("ran", text, player=name, roll=roll, escaped=escaped),
-    )
+    escape = state.table.escape
+    assert escape is not None
+    table = rules.rolled(state.table, name, escaped)
+    events = []
+    if escaped:
+        text = f"{name} rolled {roll}: escaped"
+        professor = "Professor" in classes_of(table.player(name), cards)
+        if professor and any(f.card in badstuff.DEADLY for f in escape.monsters):
+            table = rules.change_level(table, name, 1)
+            text += " (a Professor escaping death: +1 Level)"
+        events.append(event("ran", text, player=name, roll=roll, escaped=True))
+    else:
+        by_hand = []
+        for foe in escape.monsters:
+            done = badstuff.caught(table, name, foe, cards)
+            if done is None:
+                by_hand.append(f"{cards[foe.card].name}: {cards[foe.card].bad_stuff}")
+            else:
+                table = done.table
+                events.append(event("bad-stuff", done.text, player=name, card=foe.card))
+        text = f"{name} rolled {roll}: caught" + (
+            f". Bad Stuff, resolve it by hand: {'; '.join(by_hand)}" if by_hand else ""
+        )
+        events.insert(0, event("ran", text, player=name, roll=roll, escaped=False))
+    return changed(state, table, *events)
 
 
 def level_input(state: MCState, line: Line, catalogue: Catalogue) -> MCOutcome:
@@ -94,38 +111,44 @@ def level_input(state: MCState, line: Line, catalogue: Catalogue) -> MCOutcome:
 
 
 def sell_input(state: MCState, line: Line, catalogue: Catalogue) -> MCOutcome:
+    """``tags``: items carried, or item cards from the hand ("You may sell items from your
+    hand as well as those you are carrying")."""
     cards = catalogue.cthulhu
     name = _player(state, line)
     tags = line.get("tags")
     if not isinstance(tags, list) or not tags or not all(isinstance(t, str) for t in tags):
         raise Rejected('"sell" needs "tags": the uids of the items sold')
+    held = []
+    for tag in tags:
+        bound = state.header.tags.get(tag.upper())
+        if bound is None or bound.card not in cards:
+            raise Rejected(f"tag {tag.upper()} is not enrolled to a Munchkin Cthulhu card")
+        held.append(Held(tag.upper(), bound.card))
     before = state.table.player(name).level
-    table = checked(lambda: rules.sell(state.table, name, [t.upper() for t in tags], cards))
+    table = checked(lambda: rules.sell(state.table, name, held, cards))
     gained = table.player(name).level - before
-    return changed(
-        state,
-        table,
-        event(
-            "sold",
-            f"{name} sold {len(tags)} item(s): +{gained} Level(s)",
-            player=name,
-            levels=gained,
-        ),
-    )
+    text = f"{name} sold {len(tags)} item(s): +{gained} Level(s)"
+    return changed(state, table, event("sold", text, player=name, levels=gained))
 
 
 def end_turn_input(state: MCState, line: Line, catalogue: Catalogue) -> MCOutcome:
     player = state.table.current_player
     table = checked(lambda: rules.end_turn(state.table))
+    lowest = rules.lowest_levels(state.table)
+    charity = (
+        "discard the excess"
+        if player in lowest
+        else f"give the excess to {' and '.join(lowest)} (lowest Level)"
+    )
+    text = (
+        f"{player}'s turn ended; {table.current_player} to play. Charity: with more than "
+        f"five cards in hand, {player} must {charity}"
+    )
     return changed(
         state,
         table,
-        event(
-            "turn-ended",
-            f"{player}'s turn ended; {table.current_player} to play",
-            player=player,
-            next=table.current_player,
-        ),
+        event("turn-ended", text, player=player, next=table.current_player),
+        event("charity", f"Charity: {player} must {charity}", player=player, to=list(lowest)),
     )
 
 
@@ -170,4 +193,5 @@ INPUTS: dict[str, Callable[[MCState, Line, Catalogue], MCOutcome]] = {
     "end-turn": end_turn_input,
     "dismiss": dismiss_input,
     "bind": bind_input,
+    **FIGHT_INPUTS,
 }

@@ -10,6 +10,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Literal, NotRequired, Required, TypeAlias, TypedDict, cast
 
+from companion.tape.cthulhu_documents import (
+    AdjustmentDocument,
+    ItemAttachmentDocument,
+    LootingDocument,
+    PartDocument,
+)
+
 JSON: TypeAlias = "None | bool | int | float | str | list[JSON] | dict[str, JSON]"
 """Any JSON value (what a tape line's field holds before a handler checks it)."""
 
@@ -49,6 +56,7 @@ Line = TypedDict(
         "zones": list[str],
         "rebind": bool,
         "until": str,
+        "label": str,
     },
     total=False,
 )
@@ -290,6 +298,12 @@ class CthulhuPlayerDocument(TypedDict):
     class_bonus: int
     kept: list[HeldDocument]
     strength: int
+    #: what the strength is made of, and the cards kept in front (Super Munchkin, ...), items'
+    #: attachments and curses waiting for the next fight
+    parts: list[PartDocument]
+    boons: list[HeldDocument]
+    attached: list[ItemAttachmentDocument]
+    penalties: list[HeldDocument]
 
 
 class OneShotDocument(TypedDict):
@@ -307,6 +321,9 @@ class FoeDocument(TypedDict):
     treasures: int | None
     levels_gained: int | None
     not_computed: list[str]
+    one_shots: list[HeldDocument]
+    wandering: bool
+    parts: list[PartDocument]
 
 
 class CombatDocument(TypedDict):
@@ -318,6 +335,12 @@ class CombatDocument(TypedDict):
     monsters_strength: int
     winning: bool
     margin: int
+    players_side: list[PartDocument]
+    monsters_side: list[PartDocument]
+    effects: list[HeldDocument]
+    adjustments: list[AdjustmentDocument]
+    arrived: list[str]
+    run_bonus: int
 
 
 class LastCombatDocument(TypedDict):
@@ -355,6 +378,8 @@ class CthulhuDocument(TypedDict):
     winners: list[str]
     prompts: list[PromptDocument]
     pending: None
+    cultist_pile: list[HeldDocument]
+    looting: LootingDocument | None
 
 
 Document: TypeAlias = StateDocument | CthulhuDocument
