@@ -56,6 +56,9 @@ def at_seat(
         return _take_class(state, held, card, player, cards)
     if card.kind == "item":
         return _item(state, held, card, name, cards)
+    rule = RULES.get(card.id)
+    if rule is not None:
+        return played(state, rule(table, name, held, cards), card, name, cards, held.tag)
     if card.kind == "go-up-a-level":
         table = rules.change_level(table, name, 1)
         text = f"{name} played {card.name}: +1 Level"
@@ -64,9 +67,6 @@ def at_seat(
         table = table.with_player(replace(player, kept=(*player.kept, held)))
         text = f"{name} keeps {card.name}: +{card.modifier}"
         return changed(state, table, event("kept", text, player=name, tag=held.tag, card=card.id))
-    rule = RULES.get(card.id)
-    if rule is not None:
-        return played(state, rule(table, name, held, cards), card, name, cards, held.tag)
     if card.kind in ("monster", "monster enhancer", "one-shot item"):
         text = f"{card.name} is played at the combat pad, not at {name}'s seat."
         return ask(state, "wrong-zone", text, tag=held.tag)
