@@ -168,3 +168,25 @@ def test_portrait_shows_each_level_once_and_the_cards_are_found_by_name(
         screenshot(page, "cthulhu-800x1280")
     finally:
         context.close()
+
+
+def test_the_combat_panel_names_each_contribution_and_takes_a_labelled_modifier(
+    page: Any, seat_table: LiveTable
+) -> None:
+    """Each side's total with every contribution named (card and why), and a +/- on either
+    side with a label, in one tap (issue 25)."""
+    start_cthulhu(page, seat_table)
+    put(page, "Elder Sign", "seat-1")
+    put(page, "Buggoth", "combat")
+    fight = page.locator("section.combat")
+    players = fight.locator('section.side[aria-label="Players\' side"]')
+    expect(players.locator("li.part")).to_have_count(1)  # the Elder Sign is Investigator only
+    expect(players).to_contain_text("Ann's Level")
+    monsters = fight.locator('section.side[aria-label="Monsters\' side"]')
+    expect(monsters).to_contain_text("Buggoth's Level")
+    fight.locator("#modifier-label").fill("Gene's bribe")
+    fight.locator('button.modifier[data-side="players"][data-delta="1"]').click()
+    expect(fight.locator(".meter-side.players .big")).to_have_text("2")
+    expect(players).to_contain_text("Gene's bribe")
+    fight.locator('button.modifier[data-side="monsters"][data-delta="1"]').click()
+    expect(fight.locator(".meter-side.monsters .big")).to_have_text("2")

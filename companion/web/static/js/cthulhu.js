@@ -42,13 +42,21 @@ function combatPanel(payload, send) {
         h("li",
           h("span.card-name", cardName(m.card)),
           h("span.tag-note", `Level ${m.level ?? "?"} · ${m.treasures ?? "?"} treasure(s)` +
-            (m.enhancers.length ? ` · ${m.enhancers.map((e) => cardName(e.card)).join(", ")}` : "")),
+            (m.wandering ? " · wandering" : "") +
+            ([...m.enhancers, ...(m.one_shots || [])].length
+              ? ` · ${[...m.enhancers, ...(m.one_shots || [])].map((e) => cardName(e.card)).join(", ")}` : "")),
           m.not_computed.length ? h("span.hint", `by hand: ${m.not_computed.join("; ")}`) : null,
           h("span.card-power", String(m.strength)))
       ),
       fight.one_shots.map((o) =>
-        h("li.one-shot", h("span.card-name", cardName(o.card)), h("span.tag-note", "for the players"), h("span.card-power", `+${o.bonus}`)))
+        h("li.one-shot", h("span.card-name", cardName(o.card)), h("span.tag-note", "for the players"), h("span.card-power", `+${o.bonus}`))),
+      (fight.effects || []).map((e) =>
+        h("li.fight-wide", h("span.card-name", cardName(e.card)), h("span.tag-note", "on the whole fight")))
     ),
+    h("div.sides",
+      contributions("Players", fight.players_side || []),
+      contributions("Monsters", fight.monsters_side || [])),
+    modifiers(send),
     h(
       "div.options",
       fight.helper ? null : helpers.map((name) =>
@@ -57,6 +65,33 @@ function combatPanel(payload, send) {
         fight.winning ? "Resolve: kill it" : "Resolve: run away")
     )
   );
+}
+
+// Each side's total, contribution by contribution: the card and why ("Level" has no card).
+function contributions(title, parts) {
+  return h("section.side", { "aria-label": `${title}' side` },
+    h("h3", title),
+    h("ul.parts", parts.map((p) =>
+      h("li.part", { dataset: { amount: p.amount } },
+        h("span.card-name", p.card ? cardName(p.card) : "—"),
+        h("span.tag-note", ` ${p.why}`),
+        h("span.card-power", p.amount >= 0 ? `+${p.amount}` : String(p.amount))))));
+}
+
+// A labelled +/- on either side for what the table cannot see (one tap, with the label typed
+// once): as a level counter would.
+function modifiers(send) {
+  const label = h("input.search#modifier-label", { type: "text", placeholder: "What for? (by hand)",
+    "aria-label": "What the modifier is for", autocomplete: "off" });
+  const button = (side, delta, text) =>
+    h(`button.choice.modifier`, { dataset: { side, delta },
+      onclick: (e) => send({ input: "modifier", side, delta, label: label.value.trim() || "by hand" }, e.currentTarget) },
+      text);
+  return h("div.modifiers",
+    label,
+    h("div.options",
+      button("players", 1, "Players +1"), button("players", -1, "Players −1"),
+      button("monsters", 1, "Monsters +1"), button("monsters", -1, "Monsters −1")));
 }
 
 function runningPanel(state, send) {
