@@ -31,7 +31,9 @@ def played(
 ) -> MCOutcome:
     """A card's computed effect, and a prompt for what is still chosen (each option a ``lose``
     or ``attach`` line)."""
-    outcome = changed(state, done.table, event("card-played", done.text, card=card.id, player=player))
+    outcome = changed(
+        state, done.table, event("card-played", done.text, card=card.id, player=player)
+    )
     if not done.choose:
         return outcome
     options = []
