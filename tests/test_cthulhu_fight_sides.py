@@ -157,3 +157,18 @@ def test_charity_at_the_end_of_a_turn(catalogue: Catalogue) -> None:
     assert charity["text"] == "Charity: Margot must give the excess to Chris (lowest Level)"
     tied = run(catalogue).apply(inp("end-turn"))
     assert any("discard the excess" in e.get("text", "") for e in tied.events)
+
+
+def test_each_monster_is_run_from_separately(catalogue: Catalogue) -> None:
+    """"If you are fleeing from multiple monsters, you roll separately to escape each one, in
+    any order you choose, and suffer Bad Stuff from each one that catches you as soon as it
+    catches you" (Polly Polyp: "drop one level"; Joggoth: -2 to Run Away)."""
+    lines = [inp("level", player="Margot", delta=3), tap("POLLY", "combat"), tap("JOG", "combat")]
+    lines += [tap("SPAWN", "combat"), inp("resolve")]
+    running = doc(catalogue, *lines)["running"]
+    assert [(r["monster"], r["needs"]) for r in running["rolls"]] == [("POLLY", 5), ("JOG", 7)]
+    joggoth_first = [*lines, inp("run-away", player="Margot", roll=6, target="JOG")]
+    after_one = doc(catalogue, *joggoth_first)
+    assert after_one["running"]["rolls"][0]["monster"] == "POLLY"
+    caught = doc(catalogue, *joggoth_first, inp("run-away", player="Margot", roll=1))
+    assert caught["running"] is None and player(caught, "Margot")["level"] == 4 - 1

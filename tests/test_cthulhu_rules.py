@@ -200,6 +200,10 @@ def test_running_away_needs_five_with_the_monsters_modifiers(catalogue: Catalogu
     """Line 166: escape on a 5 or better; Joggoth gives -2 to Run Away."""
     caught = [tap("GO", "combat"), inp("help", player="Gene"), inp("resolve")]
     running = doc(catalogue, *caught)["running"]
+    assert [(r["player"], r["monster"], r["needs"]) for r in running.pop("rolls")] == [
+        ("Margot", "GO", 5),
+        ("Gene", "GO", 5),
+    ]
     assert running == {
         "players": ["Margot", "Gene"],
         "needs": {"Margot": 5, "Gene": 5},

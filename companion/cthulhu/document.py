@@ -158,6 +158,16 @@ def _running(table: MCTable, cards: CthulhuCatalogue) -> RunningDocument | None:
             name: rules.ESCAPE_ROLL - rules.run_away_bonus(table, escape, name, cards)
             for name in escape.players
         },
+        "rolls": [
+            {
+                "player": name,
+                "monster": foe.tag,
+                "card": foe.card,
+                "needs": rules.ESCAPE_ROLL - rules.run_away_bonus(table, escape, name, cards, foe),
+            }
+            for name in escape.players
+            for foe in escape.pending(name)
+        ],
         "bad_stuff": [
             {"card": foe.card, "text": cards[foe.card].bad_stuff} for foe in escape.monsters
         ],

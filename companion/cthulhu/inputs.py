@@ -59,41 +59,44 @@ def resolve_input(state: MCState, line: Line, catalogue: Catalogue) -> MCOutcome
 
 
 def run_away_input(state: MCState, line: Line, catalogue: Catalogue) -> MCOutcome:
-    """A runner's roll: escaped, or caught by every monster, whose Bad Stuff is computed
-    where its words touch a number (:mod:`.badstuff`) and otherwise shown to resolve by hand.
-    A Professor who escapes a monster whose Bad Stuff includes death gains a Level."""
+    """A runner's roll against one monster (``target``, by default the next one): "If you are
+    fleeing from multiple monsters, you roll separately to escape each one, in any order you
+    choose, and suffer Bad Stuff from each one that catches you as soon as it catches you".
+    Bad Stuff is computed where its words touch a number (:mod:`.badstuff`), otherwise shown to
+    resolve by hand. A Professor who escapes a monster whose Bad Stuff includes death gains a
+    Level."""
     cards = catalogue.cthulhu
     name = _player(state, line)
     roll = _int(line, "roll", "the die roll, 1 to 6")
+    target = line.get("target")
     try:
-        escaped = rules.run_away(state.table, name, roll, cards)
+        escaped, foe = rules.run_away(
+            state.table, name, roll, cards, str(target).upper() if target else None
+        )
     except RulesError as exc:
         raise Rejected(str(exc)) from None
-    escape = state.table.escape
-    assert escape is not None
-    table = rules.rolled(state.table, name, escaped)
-    events = []
+    several = len(state.table.escape.monsters) > 1 if state.table.escape else False
+    table = rules.rolled(state.table, name, foe, escaped)
+    monster = cards[foe.card].name
+    which = f" {monster}" if several else ""
     if escaped:
-        text = f"{name} rolled {roll}: escaped"
+        text = f"{name} rolled {roll}: escaped{which}"
         professor = "Professor" in classes_of(table.player(name), cards)
-        if professor and any(f.card in badstuff.DEADLY for f in escape.monsters):
+        if professor and foe.card in badstuff.DEADLY:
             table = rules.change_level(table, name, 1)
             text += " (a Professor escaping death: +1 Level)"
-        events.append(event("ran", text, player=name, roll=roll, escaped=True))
-    else:
-        by_hand = []
-        for foe in escape.monsters:
-            done = badstuff.caught(table, name, foe, cards)
-            if done is None:
-                by_hand.append(f"{cards[foe.card].name}: {cards[foe.card].bad_stuff}")
-            else:
-                table = done.table
-                events.append(event("bad-stuff", done.text, player=name, card=foe.card))
-        text = f"{name} rolled {roll}: caught" + (
-            f". Bad Stuff, resolve it by hand: {'; '.join(by_hand)}" if by_hand else ""
-        )
-        events.insert(0, event("ran", text, player=name, roll=roll, escaped=False))
-    return changed(state, table, *events)
+        return changed(state, table, event("ran", text, player=name, roll=roll, escaped=True))
+    done = badstuff.caught(table, name, foe, cards)
+    text = f"{name} rolled {roll}: caught" + (f" by{which}" if several else "")
+    if done is None:
+        text += f". Bad Stuff, resolve it by hand: {monster}: {cards[foe.card].bad_stuff}"
+        return changed(state, table, event("ran", text, player=name, roll=roll, escaped=False))
+    return changed(
+        state,
+        done.table,
+        event("ran", text, player=name, roll=roll, escaped=False),
+        event("bad-stuff", done.text, player=name, card=foe.card),
+    )
 
 
 def level_input(state: MCState, line: Line, catalogue: Catalogue) -> MCOutcome:

@@ -185,17 +185,26 @@ def _treasures(foe: Foe, catalogue: CthulhuCatalogue) -> int:
     return max(1, changed) if base else changed  # a beaten monster never yields fewer than 1
 
 
-def run_away_bonus(table: MCTable, escape: Escape, name: str, catalogue: CthulhuCatalogue) -> int:
+def run_away_bonus(
+    table: MCTable,
+    escape: Escape,
+    name: str,
+    catalogue: CthulhuCatalogue,
+    foe: Foe | None = None,
+) -> int:
     """The player's items that help (or hinder) running away, Quicker Ichor's, another
-    runner's Shoes (-2), and the monsters' printed Run Away modifiers (for the fighter)."""
+    runner's Shoes (-2), and the Run Away modifier printed on the monster rolled against
+    (``foe``, by default the next one still to roll against; it applies to the fighter)."""
     items = sum(catalogue[h.card].run_away for h in table.player(name).items)
     items += escape.run_bonus
     others = [p for p in escape.players if p != name]
     if any(_has_shoes(table, p, catalogue) for p in others):
         items -= 2
-    if name != escape.fighter:
+    pending = escape.pending(name)
+    foe = foe or (pending[0] if pending else None)
+    if name != escape.fighter or foe is None:
         return items
-    return items + sum(m.run_away for f in escape.monsters for m in catalogue[f.card].modifiers)
+    return items + sum(m.run_away for m in catalogue[foe.card].modifiers)
 
 
 def _has_shoes(table: MCTable, name: str, catalogue: CthulhuCatalogue) -> bool:
@@ -204,24 +213,36 @@ def _has_shoes(table: MCTable, name: str, catalogue: CthulhuCatalogue) -> bool:
     )
 
 
-def run_away(table: MCTable, name: str, roll: int, catalogue: CthulhuCatalogue) -> bool:
-    """Whether ``name`` escapes with ``roll`` (5 or more, with modifiers)."""
+def run_away(
+    table: MCTable, name: str, roll: int, catalogue: CthulhuCatalogue, target: str | None = None
+) -> tuple[bool, Foe]:
+    """Whether ``name`` escapes the monster ``target`` (by default the next one they still
+    roll against) with ``roll`` (5 or more, with modifiers), and that monster."""
     escape = table.escape
     if escape is None or name not in escape.players:
         raise RulesError(f"{name} is not running away from a fight")
     if not 1 <= roll <= 6:
         raise RulesError("a die roll is 1 to 6")
+    pending = escape.pending(name)
+    foe = next((f for f in pending if f.tag == target), None) if target else pending[0]
+    if foe is None:
+        raise RulesError(f"{name} has no roll left against {target}")
     if _has_shoes(table, name, catalogue) and len(escape.players) > 1:
-        return True
-    return roll + run_away_bonus(table, escape, name, catalogue) >= ESCAPE_ROLL
+        return True, foe
+    return roll + run_away_bonus(table, escape, name, catalogue, foe) >= ESCAPE_ROLL, foe
 
 
-def rolled(table: MCTable, name: str, escaped: bool = True) -> MCTable:
+def rolled(table: MCTable, name: str, foe: Foe, escaped: bool = True) -> MCTable:
+    """The roll of ``name`` against ``foe`` is made; a runner with no roll left is done."""
     assert table.escape is not None
-    left = tuple(p for p in table.escape.players if p != name)
-    caught = table.escape.caught + (() if escaped else (name,))
-    escape = replace(table.escape, players=left, caught=caught)
-    return replace(table, escape=escape if left else None)
+    escape = table.escape
+    done = replace(
+        escape,
+        rolled=(*escape.rolled, (name, foe.tag)),
+        caught=escape.caught + (() if escaped or name in escape.caught else (name,)),
+    )
+    left = tuple(p for p in done.players if done.pending(p))
+    return replace(table, escape=replace(done, players=left) if left else None)
 
 
 # Levels

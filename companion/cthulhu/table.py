@@ -113,6 +113,13 @@ class Escape:
     fighter: str = ""
     run_bonus: int = 0
     caught: tuple[str, ...] = ()  #: who did not escape so far
+    #: (player, monster tag) rolls made: "If you are fleeing from multiple monsters, you roll
+    #: separately to escape each one, in any order you choose"
+    rolled: tuple[tuple[str, str], ...] = ()
+
+    def pending(self, name: str) -> tuple[Foe, ...]:
+        """The monsters ``name`` still has to roll against."""
+        return tuple(f for f in self.monsters if (name, f.tag) not in self.rolled)
 
 
 @dataclass(frozen=True, slots=True)

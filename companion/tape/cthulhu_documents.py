@@ -38,3 +38,12 @@ class ItemAttachmentDocument(TypedDict):
     tag: str
     card: str
     item: str
+
+
+class RollDocument(TypedDict):
+    """A Run Away roll still to make: ``player`` against ``monster`` (its tag)."""
+
+    player: str
+    monster: str
+    card: str
+    needs: int

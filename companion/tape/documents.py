@@ -15,6 +15,7 @@ from companion.tape.cthulhu_documents import (
     ItemAttachmentDocument,
     LootingDocument,
     PartDocument,
+    RollDocument,
 )
 
 JSON: TypeAlias = "None | bool | int | float | str | list[JSON] | dict[str, JSON]"
@@ -361,6 +362,8 @@ class RunningDocument(TypedDict):
     needs: dict[str, int]
     #: what each monster does to whoever it catches (its card's text, resolved by hand)
     bad_stuff: list[BadStuffDocument]
+    #: every roll still to make, one per runner and monster
+    rolls: list[RollDocument]
 
 
 class CthulhuDocument(TypedDict):
