@@ -18,7 +18,7 @@ from companion.rules.table import Base, IllegalPlayError, Minion, Table
 from companion.rules.talents import talent_key
 from companion.tape.documents import Line
 from companion.tracker.burying import bury_effects, grant
-from companion.tracker.common import event, merge, need
+from companion.tracker.common import event, merge, need, note
 from companion.tracker.counters import Trigger, discarded, fire
 from companion.tracker.state import Outcome, Rejected, TrackerState
 
@@ -27,8 +27,10 @@ def talent_input(state: TrackerState, line: Line, catalogue: Catalogue) -> Outco
     """A minion's (or an action's) Talent is used: its talent abilities act (counters,
     burying, one-turn effects such as Teenage Wolf's +1 or Infiltrate's cancel).
 
-    :raises Rejected: not its controller's turn, or its use this turn is spent
-        (:func:`companion.rules.talents.talent_key`).
+    Not its controller's turn, or its use this turn spent
+    (:func:`companion.rules.talents.talent_key`): a note says so and nothing is applied.
+
+    :raises Rejected: the tag is not a minion or an action in play.
     """
     tag = str(need(line, "tag", str, "the tag of the card using its Talent")).upper()
     trigger = _talent_trigger(state.table, tag, catalogue)
@@ -44,8 +46,8 @@ def talent_input(state: TrackerState, line: Line, catalogue: Catalogue) -> Outco
             trigger.controller,
             trigger.zone,
         )
-    except IllegalPlayError as exc:
-        raise Rejected(str(exc)) from None
+    except IllegalPlayError as exc:  # said to the table, and not applied
+        return Outcome(state, (note(f"{exc}: not applied"),))
     used = Outcome(replace(state, used=state.used | {key}), (event("talent", tag=tag),), True)
     outcome = merge(used, fire(used.state, trigger, "talent", catalogue))
     if trigger.controller is None or trigger.zone is None:
