@@ -160,7 +160,7 @@ def test_charity_at_the_end_of_a_turn(catalogue: Catalogue) -> None:
 
 
 def test_each_monster_is_run_from_separately(catalogue: Catalogue) -> None:
-    """"If you are fleeing from multiple monsters, you roll separately to escape each one, in
+    """ "If you are fleeing from multiple monsters, you roll separately to escape each one, in
     any order you choose, and suffer Bad Stuff from each one that catches you as soon as it
     catches you" (Polly Polyp: "drop one level"; Joggoth: -2 to Run Away)."""
     lines = [inp("level", player="Margot", delta=3), tap("POLLY", "combat"), tap("JOG", "combat")]
@@ -172,3 +172,17 @@ def test_each_monster_is_run_from_separately(catalogue: Catalogue) -> None:
     assert after_one["running"]["rolls"][0]["monster"] == "POLLY"
     caught = doc(catalogue, *joggoth_first, inp("run-away", player="Margot", roll=1))
     assert caught["running"] is None and player(caught, "Margot")["level"] == 4 - 1
+
+
+def test_a_curse_played_into_the_fight_curses_the_fighter(catalogue: Catalogue) -> None:
+    """ "Curse them, if you have a Curse card" (Interfering With Combat): a curse tapped at the
+    combat pad goes on the fighter; with a helper, the tablet asks which of the two."""
+    fight = [tap("GEEK", "combat"), tap("SEX", "combat")]
+    cursed = doc(catalogue, *fight)
+    assert sides(cursed)[0] == 1 - 5 and player(cursed, "Margot")["sex"] == "male"
+    helped = [tap("GEEK", "combat"), inp("help", player="Gene"), tap("TRUTH", "combat")]
+    asked = doc(catalogue, *helped)
+    assert asked["prompts"][-1]["message"].startswith("Who does Curse! Learn")
+    gene = doc(catalogue, inp("level", player="Gene", delta=1), *helped)
+    answered = doc(catalogue, inp("level", player="Gene", delta=1), *helped, pick(gene, "Gene"))
+    assert player(answered, "Gene")["level"] == 1

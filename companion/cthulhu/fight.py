@@ -13,6 +13,7 @@ from companion.cthulhu import classes as cls
 from companion.cthulhu import rules
 from companion.cthulhu.gear import SET
 from companion.cthulhu.rules import Held, MCTable
+from companion.cthulhu.seat import at_seat
 from companion.cthulhu.sides import COGGOTH, KICKER, STARS_CONFUSED, STARS_RIGHT, STARS_WRONG
 from companion.cthulhu.state import MCOutcome, MCState, ask, changed, checked, event, signed
 from companion.tape.documents import Line
@@ -53,6 +54,8 @@ def at_combat(state: MCState, held: Held, card: MCCard, cards: CthulhuCatalogue)
         return _elsewhere(outcome, held, card, cards, "enhance")
     if held.card in FIGHT_WIDE | {BICKER, QUICKER}:
         return fight_card(state, held, cards)
+    if card.kind == "curse" and state.table.combat is not None:
+        return _curse(state, held, card, cards)
     if card.kind == "one-shot item" and card.bonus is not None:
         table = checked(lambda: rules.one_shot(state.table, held))
         text = f"{card.name}: {signed(card.bonus)} to the players"
@@ -181,3 +184,17 @@ def in_fight(table: MCTable, tag: str) -> bool:
     for foe in combat.monsters:
         tags |= {foe.tag} | {e.tag for e in foe.enhancers} | {o.tag for o in foe.one_shots}
     return tag in tags
+
+
+def _curse(state: MCState, held: Held, card: MCCard, cards: CthulhuCatalogue) -> MCOutcome:
+    """A curse played into the fight goes on the fighter ("Curse them"); with a helper the
+    tablet asks which of the two (each option is the tap at that player's seat)."""
+    names = state.header.players
+    fighting = state.table.fighting()
+    if len(fighting) == 1:
+        return at_seat(state, held, card, fighting[0], cards)
+    options = [
+        Option(name, {"tap": held.tag, "zone": f"seat-{names.index(name) + 1}"})
+        for name in fighting
+    ]
+    return ask(state, "choose-zone", f"Who does {card.name} curse?", options, tag=held.tag)
