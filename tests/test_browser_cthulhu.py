@@ -190,3 +190,17 @@ def test_the_combat_panel_names_each_contribution_and_takes_a_labelled_modifier(
     expect(players).to_contain_text("Gene's bribe")
     fight.locator('button.modifier[data-side="monsters"][data-delta="1"]').click()
     expect(fight.locator(".meter-side.monsters .big")).to_have_text("2")
+
+
+def test_a_death_from_the_running_panel_and_the_looting(page: Any, seat_table: LiveTable) -> None:
+    """"If you die, you lose all your stuff" and "each other player chooses one card": the
+    runner's died button, then the looting order on the screen."""
+    start_cthulhu(page, seat_table)
+    put(page, "Elder Sign", "seat-1")
+    put(page, "Grape Old Ones", "combat")
+    page.locator("section.combat #resolve").click()
+    page.locator('section.running div.roll[data-player="Ann"] button.died').click()
+    expect(page.locator("section.looting")).to_contain_text("Looting Ann")
+    expect(page.locator("section.looting")).to_contain_text("Elder Sign")
+    expect(player(page, "Ann").locator("ul.gear li")).to_have_count(0)
+    expect(page.locator("section.running")).to_have_count(0)  # the dead run no more

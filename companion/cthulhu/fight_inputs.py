@@ -109,7 +109,11 @@ def die_input(state: MCState, line: Line, catalogue: Catalogue) -> MCOutcome:
     """``player`` dies (a card said so): stuff lost, the others loot."""
     name = _player(state, line)
     done = badstuff.die(state.table, name, None, catalogue.cthulhu)
-    return changed(state, done.table, event("died", done.text, player=name))
+    table, escape = done.table, done.table.escape
+    if escape is not None and name in escape.players:  # the dead run no more
+        left = tuple(p for p in escape.players if p != name)
+        table = replace(table, escape=replace(escape, players=left) if left else None)
+    return changed(state, table, event("died", done.text, player=name))
 
 
 def lose_input(state: MCState, line: Line, catalogue: Catalogue) -> MCOutcome:

@@ -10,6 +10,7 @@ export function cthulhuBoard(payload, send, openSheet) {
     state.combat ? combatPanel(payload, send) : null,
     state.running ? runningPanel(state, send) : null,
     !state.combat && state.last_combat ? lastCombat(state.last_combat) : null,
+    state.looting ? lootingPanel(state.looting) : null,
     h("section.mc-players", state.players.map((p) => playerCard(p, payload, send, openSheet))),
   ];
 }
@@ -103,11 +104,22 @@ function runningPanel(state, send) {
       h("p.bad-stuff", h("strong", `Bad Stuff of ${cardName(bad.card)}: `), bad.text)),
     running.players.map((name) =>
       h("div.roll", { dataset: { player: name } },
-        h("span", `${name} escapes on ${running.needs[name]} or more:`),
+        h("span", `${name} escapes on ${running.needs[name]} or more` +
+          ((running.rolls || []).filter((r) => r.player === name).length > 1
+            ? ` (first: ${cardName((running.rolls || []).find((r) => r.player === name).card)})` : "") + ":"),
         h("div.options", [1, 2, 3, 4, 5, 6].map((roll) =>
-          h("button.choice.die", { onclick: (e) => send({ input: "run-away", player: name, roll }, e.currentTarget) }, String(roll)))))
+          h("button.choice.die", { onclick: (e) => send({ input: "run-away", player: name, roll }, e.currentTarget) }, String(roll))),
+          h("button.quiet.died", { onclick: (e) => send({ input: "die", player: name }, e.currentTarget) }, `${name} died`)))
     )
   );
+}
+
+// A dead player's items, taken one each from the highest Level down: tap it at your seat.
+function lootingPanel(looting) {
+  return h("section.prompt.looting",
+    h("p.message", `Looting ${looting.dead}: ${looting.next} takes one card next ` +
+      `(order: ${looting.order.join(", ")}); tap it at your seat`),
+    h("ul.gear", looting.cards.map((c) => h("li", h("span.card-name", cardName(c.card))))));
 }
 
 function lastCombat(last) {
