@@ -84,26 +84,32 @@ PARTLY: Final = {
     SET + "foggoth": "the card passed to a neighbour: tap an Item at their seat",
     SET + "tommy-gun": "+1 for a player called Tom: a labelled modifier",
     SET + "cthulhu-bumper-sticker": "+3 on a Steed or Vehicle, from other sets: a modifier",
+    SET + "bagpipes": "the roll of 6 that makes them give no help: a labelled modifier",
+    SET + "necronookiecon": "skipping the fight by discarding it ends the turn: by hand",
+    SET + "slime-proof-poncho": "which Ichor came from whom: the table does not see throwers",
+    SET + "the-bodiless": "the extra Door drawn and the Door cards discarded from the hand",
+    SET + "geek-ones": "not helping until the next Level: the table refuses no help for it",
+    SET + "gnarlythotep": "having to help anyone who asks",
+    SET + "loggoth": "no reward offered for help",
+    SET + "the-unpronounceable-evil": "not asking for help until a Level is gained",
+    SET + "curse-dragged-off-to-snarkham-asylum": "a cured Cultist taking any Class from the "
+    "discards: tap it at their seat",
+    SET + "sudden-head-blow": "which Class a new Cultist gives up (the first in play is taken)",
+    SET + "corrupted-by-power": "it ends when they kill a monster alone: discard it then",
+    SET + "unwelcome-enlightenment": "the turn skipped",
+    SET + "super-munchkin": "one Class with its pros but none of its cons",
 }
 #: by hand: the fact the table cannot see
 BY_HAND: Final = {
     SET + "investigator": "peeking at Doors and +1 Treasure after Looking For Trouble: the "
     "table cannot tell a kicked door from a monster played from the hand",
     SET + "cult-membership-card": "counting as a Cultist 'whenever they choose': a modifier",
-    SET + "bagpipes": "the roll of 6 that makes them give no help: a labelled modifier",
-    SET + "necronookiecon": "skipping the fight by discarding it ends the turn: by hand",
-    SET + "slime-proof-poncho": "which Ichor came from whom: the table does not see throwers",
-    SET + "the-bodiless": "the extra Door drawn and the Door cards discarded from the hand",
     SET + "solar-eclipse": "dealing the Treasure among the fight's players face down",
     SET + "unspeakable-riches": "three more Treasures drawn: the table sees them when played",
     SET + "thicker-ichor": "doubling another Ichor: a labelled modifier",
     SET + "loaded-die": "the face chosen is the roll entered for Run Away",
     SET + "mutation": "swapping a monster: tap it out at the discard pad, the new one in",
     SET + "ichor-picker": "taking an Ichor back: tap it at the discard pad",
-    SET + "geek-ones": "not helping until the next Level: the table refuses no help for it",
-    SET + "gnarlythotep": "having to help anyone who asks",
-    SET + "loggoth": "no reward offered for help",
-    SET + "the-unpronounceable-evil": "not asking for help until a Level is gained",
     SET + "cowl-of-cthulhu": "no printed text is known (no scan; its source lists it as DNE)",
 }
 #: cards that change no number the table keeps (what cards are in hand, who draws what): they
