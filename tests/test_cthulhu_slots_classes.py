@@ -154,3 +154,9 @@ def test_a_monster_that_forbids_help_by_males(catalogue: Catalogue) -> None:
         header={**MORE_HEADER, **female},
     )
     assert helped["combat"]["helper"] == "Gene"
+
+
+def test_only_one_player_can_help(catalogue: Catalogue) -> None:
+    """ "Only one player can help you, adding his combat strength to yours"."""
+    with pytest.raises(TapeError, match="only one player can help: Gene already does"):
+        run(catalogue, tap("GO", "combat"), inp("help", player="Gene"), inp("help", player="Chris"))

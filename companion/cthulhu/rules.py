@@ -142,6 +142,8 @@ def help_fight(table: MCTable, name: str, catalogue: CthulhuCatalogue) -> MCTabl
     helper = table.player(name)
     if name == combat.fighter:
         raise RulesError(f"{name} is the one fighting; choose another player to help")
+    if combat.helper is not None:
+        raise RulesError(f"only one player can help: {combat.helper} already does (undo first)")
     for foe in combat.monsters:
         if NO_HELP_BY.get(foe.card) == helper.sex:
             card = catalogue[foe.card]
