@@ -204,3 +204,17 @@ def test_a_death_from_the_running_panel_and_the_looting(page: Any, seat_table: L
     expect(page.locator("section.looting")).to_contain_text("Elder Sign")
     expect(player(page, "Ann").locator("ul.gear li")).to_have_count(0)
     expect(page.locator("section.running")).to_have_count(0)  # the dead run no more
+
+
+def test_a_one_shot_for_the_monster_in_two_taps(page: Any, seat_table: LiveTable) -> None:
+    """"you can "accidentally" hit your friend with the Ichor, and it will count against
+    *him*": the card tapped at the combat pad, then its option for the monster."""
+    start_cthulhu(page, seat_table)
+    put(page, "Grape Old Ones", "combat")
+    fight = page.locator("section.combat")
+    expect(fight.locator(".meter-side.monsters .big")).to_have_text("10")
+    put(page, "Canned Meat", "combat")
+    expect(fight.locator(".meter-side.players .big")).to_have_text("4")
+    page.locator("section.prompt.choose-side button", has_text="For Grape Old Ones").click()
+    expect(fight.locator(".meter-side.monsters .big")).to_have_text("13")
+    expect(fight.locator(".meter-side.players .big")).to_have_text("1")
