@@ -160,3 +160,15 @@ def test_only_one_player_can_help(catalogue: Catalogue) -> None:
     """ "Only one player can help you, adding his combat strength to yours"."""
     with pytest.raises(TapeError, match="only one player can help: Gene already does"):
         run(catalogue, tap("GO", "combat"), inp("help", player="Gene"), inp("help", player="Chris"))
+
+
+def test_bad_stuff_that_forbids_helping_or_asking_until_a_level(catalogue: Catalogue) -> None:
+    """Geek Ones: "Bad Stuff: you may not help in any fight until you next gain a level"; The
+    Unpronounceable Evil: "Bad Stuff: you may not ask for help until you have gained a level"."""
+    caught = [tap("GEEK", "combat"), tap("SPAWN", "combat"), inp("resolve")]
+    caught.append(inp("run-away", player="Margot", roll=1))
+    later = [inp("end-turn"), tap("BUGG", "combat"), inp("help", player="Margot")]
+    with pytest.raises(TapeError, match="Margot may not help in any fight until"):
+        run(catalogue, *caught, *later)
+    levelled = [*caught, inp("level", player="Margot", delta=1), *later]
+    assert doc(catalogue, *levelled)["combat"]["helper"] == "Margot"

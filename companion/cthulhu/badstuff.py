@@ -131,7 +131,21 @@ def _great_cthulhu(table: MCTable, name: str, foe: Foe, cards: CthulhuCatalogue)
     return Played(table, f"{died.text}; those not caught +1 Level; {text}")
 
 
+def _ban(ban: str, words: str) -> Bad:
+    """Geek Ones: "you may not help in any fight until you next gain a level"; The
+    Unpronounceable Evil: "you may not ask for help until you have gained a level"."""
+
+    def bad(table: MCTable, name: str, foe: Foe, cards: CthulhuCatalogue) -> Played:
+        player = table.player(name)
+        table = table.with_player(replace(player, bans=(*player.bans, ban)))
+        return Played(table, f"{name} {words} until they next gain a Level")
+
+    return bad
+
+
 BAD_STUFF: Final[dict[str, Bad]] = {
+    SET + "geek-ones": _ban("no-helping", "may not help in any fight"),
+    SET + "the-unpronounceable-evil": _ban("no-asking", "may not ask for help"),
     SET + "aughost-derwraith": _class_cards,
     SET + "buggoth": _slots("armor"),
     SET + "campus-crusade-for-cthulhu": _cultist,

@@ -88,10 +88,8 @@ PARTLY: Final = {
     SET + "necronookiecon": "skipping the fight by discarding it ends the turn: by hand",
     SET + "slime-proof-poncho": "which Ichor came from whom: the table does not see throwers",
     SET + "the-bodiless": "the extra Door drawn and the Door cards discarded from the hand",
-    SET + "geek-ones": "not helping until the next Level: the table refuses no help for it",
     SET + "gnarlythotep": "having to help anyone who asks",
     SET + "loggoth": "no reward offered for help",
-    SET + "the-unpronounceable-evil": "not asking for help until a Level is gained",
     SET + "curse-dragged-off-to-snarkham-asylum": "a cured Cultist taking any Class from the "
     "discards: tap it at their seat",
     SET + "sudden-head-blow": "which Class a new Cultist gives up (the first in play is taken)",

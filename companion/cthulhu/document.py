@@ -92,6 +92,7 @@ def _player(table: MCTable, name: str, cards: CthulhuCatalogue) -> CthulhuPlayer
             {"tag": a.held.tag, "card": a.held.card, "item": a.item} for a in player.attached
         ],
         "penalties": _held(player.penalties),
+        "bans": list(player.bans),
     }
 
 

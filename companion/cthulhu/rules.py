@@ -151,6 +151,10 @@ def help_fight(table: MCTable, name: str, catalogue: CthulhuCatalogue) -> MCTabl
     fighter = table.player(combat.fighter)
     if any(b.card in NO_HELP_BOONS for b in fighter.boons):
         raise RulesError(f"{fighter.name} is Corrupted By Power: no combat help")
+    if "no-helping" in helper.bans:
+        raise RulesError(f"{name} may not help in any fight until they next gain a Level")
+    if "no-asking" in fighter.bans:
+        raise RulesError(f"{fighter.name} may not ask for help until they gain a Level")
     penalties = tuple((name, p) for p in helper.penalties)
     table = table.with_player(replace(helper, penalties=()))
     combat = replace(combat, helper=name, penalties=(*combat.penalties, *penalties))
@@ -255,7 +259,8 @@ def change_level(table: MCTable, name: str, delta: int, *, by_kill: bool = False
     player = table.player(name)
     ceiling = MAX_LEVEL if by_kill else max(player.level, MAX_LEVEL - 1)
     level = max(1, min(ceiling, player.level + delta))
-    table = table.with_player(replace(player, level=level))
+    bans = () if level > player.level else player.bans  # "until you next gain a level"
+    table = table.with_player(replace(player, level=level, bans=bans))
     if level == MAX_LEVEL and not table.winners:
         table = replace(table, winners=(name,))
     return table

@@ -51,6 +51,9 @@ class Player:
     attached: tuple[Attached, ...] = ()
     #: curses waiting for the player's next fight (Change Sex's -5, Flashlight Goes Out's -3)
     penalties: tuple[Held, ...] = ()
+    #: Bad Stuff that lasts until the player next gains a Level: ``no-helping`` (Geek Ones),
+    #: ``no-asking`` (The Unpronounceable Evil)
+    bans: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -299,12 +299,12 @@ class CthulhuPlayerDocument(TypedDict):
     class_bonus: int
     kept: list[HeldDocument]
     strength: int
-    #: what the strength is made of, and the cards kept in front (Super Munchkin, ...), items'
-    #: attachments and curses waiting for the next fight
+    #: the strength's parts; cards kept in front, on items, and curses for the next fight
     parts: list[PartDocument]
     boons: list[HeldDocument]
     attached: list[ItemAttachmentDocument]
     penalties: list[HeldDocument]
+    bans: list[str]  #: "no-helping", "no-asking": Bad Stuff until the next Level
 
 
 class OneShotDocument(TypedDict):
