@@ -15,9 +15,9 @@ from typing import Final
 
 from companion.catalogue.cthulhu import CthulhuCatalogue
 from companion.cthulhu import classes as cls
-from companion.cthulhu.gear import CHEAT, EVIL, ITEM_ENHANCERS, SET, WORN_ALONGSIDE, allowed
+from companion.cthulhu.gear import CHEAT, EVIL, ITEM_ENHANCERS, SET, allowed
 from companion.cthulhu.rules import change_level
-from companion.cthulhu.sides import PENALTIES, classes_of, is_cultist, uses
+from companion.cthulhu.sides import classes_of, is_cultist, uses
 from companion.cthulhu.table import Attached, Held, MCTable
 
 
@@ -263,4 +263,3 @@ RULES: Final[dict[str, Rule]] = {
     SET + "sole-survivor": _level(2, "Sole Survivor"),
     SET + "wishing-ring": ring,
 }
-assert set(PENALTIES) <= set(RULES) and not set(WORN_ALONGSIDE) & set(RULES)
