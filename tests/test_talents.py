@@ -126,10 +126,10 @@ def test_happy_zapper_may_also_use_its_talent_just_before_its_base_scores(
     assert power(zapped, "HZ") == 3 + 2
     again = [*lines, inp("talent", tag="HZ"), inp("talent", tag="HZ")]
     assert power(doc(catalogue, *again), "HZ") == 3 + 2
-    assert any("controller's own turns" in n for n in notes_of(catalogue, *again))
+    assert any("a base is scoring now" in n for n in notes_of(catalogue, *again))
     wolf = [*lines, inp("talent", tag="TW")]  # Ann's wolf, on Cat's turn
     assert power(doc(catalogue, *wolf), "TW") == 3 + 6
-    assert any("controller's own turns" in n for n in notes_of(catalogue, *wolf))
+    assert any("a base is scoring now" in n for n in notes_of(catalogue, *wolf))
 
 
 def test_happy_zappers_extra_use_waits_for_its_own_base_to_score(catalogue: Catalogue) -> None:
@@ -138,7 +138,17 @@ def test_happy_zappers_extra_use_waits_for_its_own_base_to_score(catalogue: Cata
     lines += [tap("HZ", "base-1"), END, inp("counter", tag="TW", delta=9)]
     lines += [inp("score", zone="base-2"), inp("talent", tag="HZ")]
     assert power(doc(catalogue, *lines), "HZ") == 3
-    assert any("controller's own turns" in n for n in notes_of(catalogue, *lines))
+    assert any("a base is scoring now" in n for n in notes_of(catalogue, *lines))
+
+
+def test_talents_belong_to_the_play_cards_phase(catalogue: Catalogue) -> None:
+    """ "An ability labeled "Talent" can only be used once during this phase of your turn" (the
+    Play Cards phase): not once a base is chosen to score."""
+    lines = [tap("JO", "base-1"), tap("J2", "base-2"), tap("TW", "base-1")]
+    lines += [inp("counter", tag="TW", delta=9), inp("score", zone="base-1")]
+    scoring = [*lines, inp("talent", tag="TW")]
+    assert power(doc(catalogue, *scoring), "TW") == 3 + 9
+    assert any("a base is scoring now" in n for n in notes_of(catalogue, *scoring))
 
 
 def test_standing_stones_give_one_minion_here_a_second_use(catalogue: Catalogue) -> None:

@@ -2,9 +2,9 @@
 
 The Oops rulebook (Terms): "Talent: This is an ability that the card may use once during the
 Play Cards phase of each of your turns." So a Talent is its controller's, on that controller's
-own turn, once a turn; a card's text may say otherwise (the rulebook: "when the rulesheet
-disagrees with a card, follow the card"), and the ones that do are listed here by card id, each
-with the words that allow it.
+own turn, once a turn, before a base is chosen to score; a card's text may say otherwise ("when
+the rulesheet disagrees with a card, follow the card"), and the ones that do are listed here by
+card id, each with the words that allow it.
 """
 
 from __future__ import annotations
@@ -44,6 +44,10 @@ def talent_key(
         key = f"talent-before-scoring:{tag}"
         if key not in used:
             return key  # its Special: one more use, just before its base scores
+    if table.scoring is not None:
+        raise IllegalPlayError(
+            f"{name}'s Talent is used in the Play Cards phase; a base is scoring now"
+        )
     if controller != table.current_player:
         raise IllegalPlayError(
             f"{name}'s Talent is used once during each of its controller's own turns"
