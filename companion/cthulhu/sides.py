@@ -91,10 +91,14 @@ def item_parts(
             continue
         card = catalogue[use.held.card]
         amount, why = use.bonus, use.reason or f"{card.slot or 'item'} in use"
-        if card.id == AXE and top is not None and top >= 15:
-            amount, why = 5, "+5 against a monster of Level 15 or more"
+        extra = use.bonus - (card.bonus or 0)  # an item enhancer's +2 still counts
+        if use.bonus < 0:
+            pass  # Curse! Weapon Becomes Evil: the penalty is the printed bonus, as is
+        elif card.id == AXE and top is not None and top >= 15:
+            amount, why = 5 + extra, "+5 against a monster of Level 15 or more"
         elif card.id == SHOGULATOR and combat is not None:
-            amount, why = _shogulator(combat, catalogue)
+            value, why = _shogulator(combat, catalogue)
+            amount = value + extra
         if card.slot == "footgear" and _in_fight(combat, NO_FOOTGEAR):
             amount, why = 0, "Joggoth: Footgear gives no bonus in this fight"
         elif card.slot == "footgear" and _in_fight(combat, KICKER):
