@@ -193,7 +193,7 @@ def test_the_combat_panel_names_each_contribution_and_takes_a_labelled_modifier(
 
 
 def test_a_death_from_the_running_panel_and_the_looting(page: Any, seat_table: LiveTable) -> None:
-    """"If you die, you lose all your stuff" and "each other player chooses one card": the
+    """ "If you die, you lose all your stuff" and "each other player chooses one card": the
     runner's died button, then the looting order on the screen."""
     start_cthulhu(page, seat_table)
     put(page, "Elder Sign", "seat-1")
@@ -207,7 +207,7 @@ def test_a_death_from_the_running_panel_and_the_looting(page: Any, seat_table: L
 
 
 def test_a_one_shot_for_the_monster_in_two_taps(page: Any, seat_table: LiveTable) -> None:
-    """"you can "accidentally" hit your friend with the Ichor, and it will count against
+    """ "you can "accidentally" hit your friend with the Ichor, and it will count against
     *him*": the card tapped at the combat pad, then its option for the monster."""
     start_cthulhu(page, seat_table)
     put(page, "Grape Old Ones", "combat")
@@ -218,3 +218,14 @@ def test_a_one_shot_for_the_monster_in_two_taps(page: Any, seat_table: LiveTable
     page.locator("section.prompt.choose-side button", has_text="For Grape Old Ones").click()
     expect(fight.locator(".meter-side.monsters .big")).to_have_text("13")
     expect(fight.locator(".meter-side.players .big")).to_have_text("1")
+
+
+def test_a_game_from_setup_on_the_default_simulated_table(page: Any, live_table: LiveTable) -> None:
+    """Started from /setup on a table whose simulated readers are base-1..3 and discard, the
+    seats and the combat pad get simulated readers, so the virtual table's taps play (issue
+    25: every tap failed with "unknown zone")."""
+    start_cthulhu(page, live_table)  # the default simulated table: base-1..3 and discard
+    put(page, "Elder Sign", "seat-1")
+    expect(player(page, "Ann").locator("ul.gear")).to_contain_text("Elder Sign")
+    put(page, "Buggoth", "combat")
+    expect(page.locator("section.combat .meter-side.monsters .big")).to_have_text("1")
