@@ -57,6 +57,7 @@ MORE = {
     "HEADBLOW": "sudden-head-blow",
     "RING": "wishing-ring",
     "NECRO": "necronomicon",  # Professor only, 2 hands +5
+    "TOLL": "curse-madness-takes-its-toll",
 }
 MORE_HEADER: dict[str, Any] = {
     **HEADER,

@@ -186,3 +186,16 @@ def test_a_curse_played_into_the_fight_curses_the_fighter(catalogue: Catalogue) 
     gene = doc(catalogue, inp("level", player="Gene", delta=1), *helped)
     answered = doc(catalogue, inp("level", player="Gene", delta=1), *helped, pick(gene, "Gene"))
     assert player(answered, "Gene")["level"] == 1
+
+
+def test_madness_takes_its_toll_takes_items_until_done(catalogue: Catalogue) -> None:
+    """Madness Takes Its Toll: "Victim discards Item(s) whose printed values add up to at least
+    1,000 Gold": the victim picks items one by one, until they say it is done."""
+    lines = [tap("TESLA", "seat-2"), tap("BOW", "seat-2"), tap("FLAME", "seat-2")]
+    lines.append(tap("TOLL", "seat-2"))
+    asked = doc(catalogue, *lines)
+    first = [*lines, pick(asked, "Professor Tesla")]
+    second = doc(catalogue, *first)
+    assert list(uses(second, "Gene")) == ["bowling-pin", "flamethrower"]
+    done = doc(catalogue, *first, pick(second, "Bowling Pin"))
+    assert list(uses(done, "Gene")) == ["flamethrower"]

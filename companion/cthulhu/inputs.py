@@ -166,6 +166,11 @@ def choose(state: MCState, line: Line) -> tuple[MCState, Line | None, MCOutcome]
         raise Rejected(f"prompt {wanted} has options 0 to {len(prompt.options) - 1}")
     cleared = replace(state, prompts=tuple(p for p in state.prompts if p.id != wanted))
     chosen = prompt.options[choice].line
+    if chosen != DISMISS and (prompt.left is None or prompt.left > 1):  # more to choose
+        again = replace(prompt, left=None if prompt.left is None else prompt.left - 1)
+        cleared = replace(
+            state, prompts=tuple(again if p.id == wanted else p for p in state.prompts)
+        )
     if chosen == DISMISS:
         answered = (as_event({"event": "answered", "prompt": wanted, "option": choice}),)
         return cleared, None, MCOutcome(cleared, answered)
