@@ -30,6 +30,7 @@ class _Turn:
     fought: bool = False
     fight_moves: int = 0
     helped: bool = False
+    answered: set[int] = field(default_factory=set)  #: prompt ids answered this turn
 
 
 @dataclass
@@ -100,6 +101,9 @@ def _move(
         pick = 0 if prompt["kind"] in ("choose-item", "declare") else len(prompt["options"]) - 1
         if prompt["kind"] == "choose-side" and rng.random() < 0.5:
             pick = 0
+        if prompt["id"] in turn.answered:  # answered once: that is enough (Ignore is last)
+            pick = len(prompt["options"]) - 1
+        turn.answered.add(prompt["id"])
         return {"input": "answer", "prompt": prompt["id"], "option": pick}
     running = document.get("running")
     if running:
