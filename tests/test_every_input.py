@@ -92,3 +92,27 @@ def test_each_input_through_the_api(kind: str, catalogue: Catalogue) -> None:
 
 def _state(client: FlaskClient) -> dict[str, Any]:
     return client.get("/api/state", headers=AUTH).get_json()  # type: ignore[no-any-return]
+
+
+def test_declare_takes_the_documented_boolean_and_the_contracts_string(
+    catalogue: Catalogue, tmp_path: Path
+) -> None:
+    """README: `declare` (`tag`, `effect`, `on`); the contract's first types said `"on"` is a
+    string, so `"true"`/`"false"` are kept; anything else is refused naming the field."""
+    before = SCENARIOS["declare"].before
+    for on in (True, "true"):
+        line = {"input": "declare", "tag": "TC", "effect": 0, "on": on}
+        document = _replayed(tmp_path, [*before, line], EVERY_INPUT_HEADER)
+        assert document["declared"] == [{"tag": "TC", "effect": 0}]
+    off = {"input": "declare", "tag": "TC", "effect": 0, "on": "false"}
+    on = {"input": "declare", "tag": "TC", "effect": 0, "on": True}
+    assert _replayed(tmp_path, [*before, on, off], EVERY_INPUT_HEADER)["declared"] == []
+    with _client(catalogue, EVERY_INPUT_HEADER) as client:
+        for line in before:
+            _post(client, line)
+        bad = {"input": "declare", "tag": "TC", "effect": 0, "on": 5}
+        answer = client.post(
+            "/api/input", json={"line": bad, "version": _state(client)["version"]}, headers=AUTH
+        )
+        assert answer.status_code == 400
+        assert '"on" must be a string or true or false' in answer.get_json()["error"]
