@@ -168,3 +168,64 @@ def test_portrait_shows_each_level_once_and_the_cards_are_found_by_name(
         screenshot(page, "cthulhu-800x1280")
     finally:
         context.close()
+
+
+def test_the_combat_panel_names_each_contribution_and_takes_a_labelled_modifier(
+    page: Any, seat_table: LiveTable
+) -> None:
+    """Each side's total with every contribution named (card and why), and a +/- on either
+    side with a label, in one tap (issue 25)."""
+    start_cthulhu(page, seat_table)
+    put(page, "Elder Sign", "seat-1")
+    put(page, "Buggoth", "combat")
+    fight = page.locator("section.combat")
+    players = fight.locator('section.side[aria-label="Players\' side"]')
+    expect(players.locator("li.part")).to_have_count(1)  # the Elder Sign is Investigator only
+    expect(players).to_contain_text("Ann's Level")
+    monsters = fight.locator('section.side[aria-label="Monsters\' side"]')
+    expect(monsters).to_contain_text("Buggoth's Level")
+    fight.locator("#modifier-label").fill("Gene's bribe")
+    fight.locator('button.modifier[data-side="players"][data-delta="1"]').click()
+    expect(fight.locator(".meter-side.players .big")).to_have_text("2")
+    expect(players).to_contain_text("Gene's bribe")
+    fight.locator('button.modifier[data-side="monsters"][data-delta="1"]').click()
+    expect(fight.locator(".meter-side.monsters .big")).to_have_text("2")
+
+
+def test_a_death_from_the_running_panel_and_the_looting(page: Any, seat_table: LiveTable) -> None:
+    """ "If you die, you lose all your stuff" and "each other player chooses one card": the
+    runner's died button, then the looting order on the screen."""
+    start_cthulhu(page, seat_table)
+    put(page, "Elder Sign", "seat-1")
+    put(page, "Grape Old Ones", "combat")
+    page.locator("section.combat #resolve").click()
+    page.locator('section.running div.roll[data-player="Ann"] button.died').click()
+    expect(page.locator("section.looting")).to_contain_text("Looting Ann")
+    expect(page.locator("section.looting")).to_contain_text("Elder Sign")
+    expect(player(page, "Ann").locator("ul.gear li")).to_have_count(0)
+    expect(page.locator("section.running")).to_have_count(0)  # the dead run no more
+
+
+def test_a_one_shot_for_the_monster_in_two_taps(page: Any, seat_table: LiveTable) -> None:
+    """ "you can "accidentally" hit your friend with the Ichor, and it will count against
+    *him*": the card tapped at the combat pad, then its option for the monster."""
+    start_cthulhu(page, seat_table)
+    put(page, "Grape Old Ones", "combat")
+    fight = page.locator("section.combat")
+    expect(fight.locator(".meter-side.monsters .big")).to_have_text("10")
+    put(page, "Canned Meat", "combat")
+    expect(fight.locator(".meter-side.players .big")).to_have_text("4")
+    page.locator("section.prompt.choose-side button", has_text="For Grape Old Ones").click()
+    expect(fight.locator(".meter-side.monsters .big")).to_have_text("13")
+    expect(fight.locator(".meter-side.players .big")).to_have_text("1")
+
+
+def test_a_game_from_setup_on_the_default_simulated_table(page: Any, live_table: LiveTable) -> None:
+    """Started from /setup on a table whose simulated readers are base-1..3 and discard, the
+    seats and the combat pad get simulated readers, so the virtual table's taps play (issue
+    25: every tap failed with "unknown zone")."""
+    start_cthulhu(page, live_table)  # the default simulated table: base-1..3 and discard
+    put(page, "Elder Sign", "seat-1")
+    expect(player(page, "Ann").locator("ul.gear")).to_contain_text("Elder Sign")
+    put(page, "Buggoth", "combat")
+    expect(page.locator("section.combat .meter-side.monsters .big")).to_have_text("1")

@@ -79,7 +79,8 @@ def test_a_munchkin_cthulhu_demo_table(tmp_path: Path) -> None:
         assert address is not None, "the demo printed no address"
         with urllib.request.urlopen(address + "api/state", timeout=10) as answer:
             state = json.load(answer)
-        assert state["state"]["game"] == "munchkin-cthulhu" and state["demo"] is False
+        # it plays itself, as the Smash Up demo does (issue 25)
+        assert state["state"]["game"] == "munchkin-cthulhu" and state["demo"] is True
         assert state["zones"] == ["seat-1", "seat-2", "seat-3", "combat", "discard"]
         with urllib.request.urlopen(address + "api/sim/cards", timeout=10) as answer:
             assert (

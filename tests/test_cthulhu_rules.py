@@ -37,8 +37,9 @@ def test_the_rulebooks_combat_example_step_by_step(catalogue: Catalogue) -> None
     assert doc(catalogue, *lines)["combat"]["winning"] is False
     lines.append(tap("CM", "combat"))  # Canned Meat: +3 for this fight
     assert combat(doc(catalogue, *lines)) == (12, 10)
-    # Curse! Amnesia: she discards her Cultist class and the Frothing she played on it
-    lines.append(tap("CU1", "discard"))
+    # Gene plays Curse! Amnesia on her: "Victim discards their Class"; with it goes the Frothing
+    # she played on it ("Enhancer cards played on a Cultist are discarded")
+    lines.append(tap("AMNESIA", "seat-1"))
     after_amnesia = doc(catalogue, *lines)
     assert player(after_amnesia, "Margot")["classes"] == []
     assert player(after_amnesia, "Margot")["kept"] == []
@@ -95,7 +96,7 @@ def test_selling_gives_a_level_per_full_thousand_and_never_the_tenth(catalogue: 
         inp("sell", player="Margot", tags=["TESLA", "BOW", "FLAME"]),
     )
     assert player(rich, "Margot")["level"] == 9  # 1,900 gold would make 9 -> 9, never 10
-    with pytest.raises(TapeError, match="does not carry"):
+    with pytest.raises(TapeError, match="is Gene's: sell your own items"):
         run(catalogue, tap("BOW", "seat-2"), inp("sell", player="Margot", tags=["BOW"]))
     at_nine = [*carried, inp("level", player="Margot", delta=8)]
     with pytest.raises(TapeError, match="at Level 9: items never buy Level 10"):
@@ -132,7 +133,8 @@ def test_plus_at_level_nine_is_refused_with_the_reason(catalogue: Catalogue) -> 
 
 
 def test_slots_and_class_restrictions_decide_what_is_in_use(catalogue: Catalogue) -> None:
-    """Lines 244-250: one armor; two hands; items a class may not use are carried only."""
+    """Lines 244-250: one armor; two hands; items a class may not use are carried only. The
+    Miskatonic University T-Shirt says "Worn alongside other Armor": it is worn too."""
     lines = [
         tap("TEE", "seat-3"),
         tap("TESLA", "seat-3"),  # the better armor is worn
@@ -144,14 +146,14 @@ def test_slots_and_class_restrictions_decide_what_is_in_use(catalogue: Catalogue
     chris = player(doc(catalogue, *lines), "Chris")
     in_use = {i["card"].split("/")[1]: (i["in_use"], i["why_not"]) for i in chris["items"]}
     assert in_use["professor-teslas-electrical-protective-device-pat-pending"] == (True, None)
-    assert in_use["miskatonic-university-t-shirt"] == (False, "already wearing armor")
+    assert in_use["miskatonic-university-t-shirt"] == (True, "Worn alongside other Armor")
     assert in_use["necronookiecon"][0] and in_use["bowling-pin"][0]
     assert in_use["bagpipes"] == (False, "no free hand")
     assert in_use["elder-sign"] == (False, "Investigator only")
-    assert chris["gear"] == 4 + 3 + 2
-    assert chris["strength"] == 1 + 9
+    assert chris["gear"] == 4 + 1 + 3 + 2
+    assert chris["strength"] == 1 + 10
     investigator = player(doc(catalogue, *lines, tap("INV", "seat-3")), "Chris")
-    assert investigator["gear"] == 4 + 3 + 3  # the Elder Sign now beats the Bowling Pin
+    assert investigator["gear"] == 4 + 1 + 3 + 3  # the Elder Sign now beats the Bowling Pin
 
 
 def test_modifiers_against_fighter_or_helper_count_once_and_monsters_add_up(
@@ -182,11 +184,11 @@ def test_only_strictly_stronger_players_win_and_the_helper_gains_no_level(
     assert lost["last_combat"]["won"] is False and lost["running"]["players"] == ["Margot"]
     helped = doc(
         catalogue,
+        tap("TESLA", "seat-2"),
+        tap("FLAME", "seat-2"),
         tap("BUGG", "combat"),
         tap("SPAWN", "combat"),  # +5 to the monster, +1 treasure
         inp("help", player="Gene"),
-        tap("TESLA", "seat-2"),
-        tap("FLAME", "seat-2"),
         inp("resolve"),
     )
     assert helped["last_combat"]["won"] is True
@@ -198,6 +200,10 @@ def test_running_away_needs_five_with_the_monsters_modifiers(catalogue: Catalogu
     """Line 166: escape on a 5 or better; Joggoth gives -2 to Run Away."""
     caught = [tap("GO", "combat"), inp("help", player="Gene"), inp("resolve")]
     running = doc(catalogue, *caught)["running"]
+    assert [(r["player"], r["monster"], r["needs"]) for r in running.pop("rolls")] == [
+        ("Margot", "GO", 5),
+        ("Gene", "GO", 5),
+    ]
     assert running == {
         "players": ["Margot", "Gene"],
         "needs": {"Margot": 5, "Gene": 5},

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import click
 
-from companion.catalogue.cards import Card
+from companion.catalogue.cards import Card, Catalogue
 from companion.catalogue.cthulhu import card_table as cthulhu_table
 from companion.catalogue.printings import printed
 from companion.catalogue.view import card_details, card_table
 from companion.cli.common import catalogue_or_fail
+from companion.cthulhu.coverage import coverage as cthulhu_coverage
 from companion.errors import CatalogueError
-from companion.rules.coverage import coverage, coverage_text
+from companion.rules.coverage import coverage, coverage_text, section
 
 
 @click.group()
@@ -74,3 +75,16 @@ def cards_coverage(printings: tuple[str, ...], reasons: bool) -> None:
     except CatalogueError as exc:
         raise click.UsageError(str(exc)) from None
     click.echo(coverage_text(coverage(catalogue), catalogue, reasons=reasons))
+    click.echo("")
+    click.echo(cthulhu_coverage_text(catalogue, reasons=reasons))
+
+
+def cthulhu_coverage_text(catalogue: Catalogue, *, reasons: bool) -> str:
+    """Munchkin Cthulhu's lines of the coverage table (its cards that change a Level, a combat
+    strength, a Run Away roll, treasures or what is in play)."""
+    found = cthulhu_coverage(catalogue.cthulhu)
+    entries = [(c.category, c.card.id, c.reason) for c in found]
+    title = "Munchkin Cthulhu (munchkin-cthulhu)"
+    touching = "a Level, a combat strength, a Run Away roll, treasures or what is in play"
+    lines = section(title, len(catalogue.cthulhu), entries, reasons=reasons, touching=touching)
+    return "\n".join(lines).rstrip()

@@ -39,7 +39,7 @@ from companion.web.server import Dashboard
     type=click.Choice(["smashup", "munchkin-cthulhu"]),
     default="smashup",
     show_default=True,
-    help="Munchkin Cthulhu has seats, a combat pad and a discard pad; you tap its cards yourself.",
+    help="Munchkin Cthulhu has seats, a combat pad and a discard pad; it plays itself too.",
 )
 def demo(port: int, lan: bool, db: str, zones: int, still: bool, game: str) -> None:
     """Start the dashboard on a simulated table with a demo game (Ctrl-C stops it)."""
@@ -59,7 +59,7 @@ def demo(port: int, lan: bool, db: str, zones: int, still: bool, game: str) -> N
         readers = TableConfig.simulated(zones).readers
     live = LiveGame.start(store, header, catalogue)
     service = TableService(live, readers, clock=time.monotonic)
-    player = None if still or game != "smashup" else DemoPlayer(service)
+    player = None if still else DemoPlayer(service)
     host = "0.0.0.0" if lan else "127.0.0.1"
     service.start()
     try:

@@ -7,13 +7,16 @@ from collections.abc import Mapping
 from typing import Any
 
 from companion.catalogue.cthulhu import CthulhuCatalogue
-from companion.cthulhu import rules
-from companion.cthulhu.rules import Combat, MCTable
+from companion.cthulhu import rules, sides
+from companion.cthulhu.sides import Part
 from companion.cthulhu.state import MCState
+from companion.cthulhu.table import Combat, Held, MCTable
+from companion.tape.cthulhu_documents import LootingDocument, PartDocument
 from companion.tape.documents import (
     CombatDocument,
     CthulhuDocument,
     CthulhuPlayerDocument,
+    HeldDocument,
     LastCombatDocument,
     RunningDocument,
 )
@@ -34,12 +37,36 @@ def state_document(state: MCState, cards: CthulhuCatalogue) -> CthulhuDocument:
         "winners": list(table.winners),
         "prompts": [prompt.to_json() for prompt in state.prompts],
         "pending": None,
+        "cultist_pile": _held(table.cultist_pile),
+        "looting": _looting(table),
+    }
+
+
+def _held(cards: tuple[Held, ...]) -> list[HeldDocument]:
+    return [{"tag": h.tag, "card": h.card} for h in cards]
+
+
+def _parts(parts: list[Part]) -> list[PartDocument]:
+    return [{"amount": p.amount, "card": p.card, "why": p.why} for p in parts]
+
+
+def _looting(table: MCTable) -> LootingDocument | None:
+    looting = table.looting
+    if looting is None:
+        return None
+    return {
+        "dead": looting.dead,
+        "order": list(looting.order),
+        "next": looting.next,
+        "cards": _held(looting.cards),
     }
 
 
 def _player(table: MCTable, name: str, cards: CthulhuCatalogue) -> CthulhuPlayerDocument:
     player = table.player(name)
-    uses = rules.gear(player, cards)
+    uses = sides.uses(table, player, cards)
+    combat = table.combat if name in table.fighting() else None
+    parts = sides.player_parts(table, name, cards, combat)
     return {
         "name": name,
         "level": player.level,
@@ -56,9 +83,16 @@ def _player(table: MCTable, name: str, cards: CthulhuCatalogue) -> CthulhuPlayer
             for use in uses
         ],
         "gear": sum(use.bonus for use in uses if use.in_use),
-        "class_bonus": rules.class_bonus(table, player, cards),
-        "kept": [{"tag": k.tag, "card": k.card} for k in player.kept],
-        "strength": rules.strength(table, name, cards),
+        "class_bonus": sum(p.amount for p in sides.class_parts(table, player, cards, combat)),
+        "kept": _held(player.kept),
+        "strength": sum(p.amount for p in parts),
+        "parts": _parts(parts),
+        "boons": _held(player.boons),
+        "attached": [
+            {"tag": a.held.tag, "card": a.held.card, "item": a.item} for a in player.attached
+        ],
+        "penalties": _held(player.penalties),
+        "bans": list(player.bans),
     }
 
 
@@ -74,10 +108,13 @@ def _combat(table: MCTable, combat: Combat, cards: CthulhuCatalogue) -> CombatDo
                 "card": foe.card,
                 "level": cards[foe.card].level,
                 "strength": rules.foe_strength(table, combat, foe, cards),
-                "enhancers": [{"tag": e.tag, "card": e.card} for e in foe.enhancers],
+                "enhancers": _held(foe.enhancers),
                 "treasures": cards[foe.card].treasures,
                 "levels_gained": cards[foe.card].levels_gained,
                 "not_computed": [m.text for m in cards[foe.card].modifiers if m.text],
+                "one_shots": _held(foe.one_shots),
+                "wandering": foe.wandering,
+                "parts": _parts(sides.foe_parts(table, combat, foe, cards)),
             }
             for foe in combat.monsters
         ],
@@ -88,6 +125,14 @@ def _combat(table: MCTable, combat: Combat, cards: CthulhuCatalogue) -> CombatDo
         "monsters_strength": theirs,
         "winning": ours > theirs,
         "margin": ours - theirs,
+        "players_side": _parts(sides.players_side(table, combat, cards)),
+        "monsters_side": _parts(sides.monsters_side(table, combat, cards)),
+        "effects": _held(combat.effects),
+        "adjustments": [
+            {"side": a.side, "amount": a.amount, "label": a.label} for a in combat.adjustments
+        ],
+        "arrived": list(combat.arrived),
+        "run_bonus": combat.run_bonus,
     }
 
 
@@ -114,6 +159,16 @@ def _running(table: MCTable, cards: CthulhuCatalogue) -> RunningDocument | None:
             name: rules.ESCAPE_ROLL - rules.run_away_bonus(table, escape, name, cards)
             for name in escape.players
         },
+        "rolls": [
+            {
+                "player": name,
+                "monster": foe.tag,
+                "card": foe.card,
+                "needs": rules.ESCAPE_ROLL - rules.run_away_bonus(table, escape, name, cards, foe),
+            }
+            for name in escape.players
+            for foe in escape.pending(name)
+        ],
         "bad_stuff": [
             {"card": foe.card, "text": cards[foe.card].bad_stuff} for foe in escape.monsters
         ],

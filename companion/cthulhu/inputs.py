@@ -6,8 +6,10 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from companion.catalogue.cards import Catalogue
-from companion.cthulhu import rules
-from companion.cthulhu.rules import RulesError
+from companion.cthulhu import badstuff, rules
+from companion.cthulhu.fight_inputs import FIGHT_INPUTS
+from companion.cthulhu.rules import Held, RulesError
+from companion.cthulhu.sides import classes_of
 from companion.cthulhu.state import MCOutcome, MCState, changed, checked, event, signed
 from companion.errors import Rejected
 from companion.tape.documents import Line, as_event
@@ -33,7 +35,7 @@ def _int(line: Line, key: str, what: str) -> int:
 
 def help_input(state: MCState, line: Line, catalogue: Catalogue) -> MCOutcome:
     name = _player(state, line)
-    table = checked(lambda: rules.help_fight(state.table, name))
+    table = checked(lambda: rules.help_fight(state.table, name, catalogue.cthulhu))
     return changed(state, table, event("help", f"{name} helps", player=name))
 
 
@@ -57,25 +59,43 @@ def resolve_input(state: MCState, line: Line, catalogue: Catalogue) -> MCOutcome
 
 
 def run_away_input(state: MCState, line: Line, catalogue: Catalogue) -> MCOutcome:
+    """A runner's roll against one monster (``target``, by default the next one): "If you are
+    fleeing from multiple monsters, you roll separately to escape each one, in any order you
+    choose, and suffer Bad Stuff from each one that catches you as soon as it catches you".
+    Bad Stuff is computed where its words touch a number (:mod:`.badstuff`), otherwise shown to
+    resolve by hand. A Professor who escapes a monster whose Bad Stuff includes death gains a
+    Level."""
     cards = catalogue.cthulhu
     name = _player(state, line)
     roll = _int(line, "roll", "the die roll, 1 to 6")
+    target = line.get("target")
     try:
-        escaped = rules.run_away(state.table, name, roll, cards)
+        escaped, foe = rules.run_away(
+            state.table, name, roll, cards, str(target).upper() if target else None
+        )
     except RulesError as exc:
         raise Rejected(str(exc)) from None
-    assert state.table.escape is not None
-    caught = "; ".join(
-        f"{cards[foe.card].name}: {cards[foe.card].bad_stuff}"
-        for foe in state.table.escape.monsters
-    )
-    text = f"{name} rolled {roll}: " + (
-        "escaped" if escaped else f"caught. Bad Stuff, resolve it by hand: {caught}"
-    )
+    several = len(state.table.escape.monsters) > 1 if state.table.escape else False
+    table = rules.rolled(state.table, name, foe, escaped)
+    monster = cards[foe.card].name
+    which = f" {monster}" if several else ""
+    if escaped:
+        text = f"{name} rolled {roll}: escaped{which}"
+        professor = "Professor" in classes_of(table.player(name), cards)
+        if professor and foe.card in badstuff.DEADLY:
+            table = rules.change_level(table, name, 1)
+            text += " (a Professor escaping death: +1 Level)"
+        return changed(state, table, event("ran", text, player=name, roll=roll, escaped=True))
+    done = badstuff.caught(table, name, foe, cards)
+    text = f"{name} rolled {roll}: caught" + (f" by{which}" if several else "")
+    if done is None:
+        text += f". Bad Stuff, resolve it by hand: {monster}: {cards[foe.card].bad_stuff}"
+        return changed(state, table, event("ran", text, player=name, roll=roll, escaped=False))
     return changed(
         state,
-        rules.rolled(state.table, name),
-        event("ran", text, player=name, roll=roll, escaped=escaped),
+        done.table,
+        event("ran", text, player=name, roll=roll, escaped=False),
+        event("bad-stuff", done.text, player=name, card=foe.card),
     )
 
 
@@ -94,38 +114,44 @@ def level_input(state: MCState, line: Line, catalogue: Catalogue) -> MCOutcome:
 
 
 def sell_input(state: MCState, line: Line, catalogue: Catalogue) -> MCOutcome:
+    """``tags``: items carried, or item cards from the hand ("You may sell items from your
+    hand as well as those you are carrying")."""
     cards = catalogue.cthulhu
     name = _player(state, line)
     tags = line.get("tags")
     if not isinstance(tags, list) or not tags or not all(isinstance(t, str) for t in tags):
         raise Rejected('"sell" needs "tags": the uids of the items sold')
+    held = []
+    for tag in tags:
+        bound = state.header.tags.get(tag.upper())
+        if bound is None or bound.card not in cards:
+            raise Rejected(f"tag {tag.upper()} is not enrolled to a Munchkin Cthulhu card")
+        held.append(Held(tag.upper(), bound.card))
     before = state.table.player(name).level
-    table = checked(lambda: rules.sell(state.table, name, [t.upper() for t in tags], cards))
+    table = checked(lambda: rules.sell(state.table, name, held, cards))
     gained = table.player(name).level - before
-    return changed(
-        state,
-        table,
-        event(
-            "sold",
-            f"{name} sold {len(tags)} item(s): +{gained} Level(s)",
-            player=name,
-            levels=gained,
-        ),
-    )
+    text = f"{name} sold {len(tags)} item(s): +{gained} Level(s)"
+    return changed(state, table, event("sold", text, player=name, levels=gained))
 
 
 def end_turn_input(state: MCState, line: Line, catalogue: Catalogue) -> MCOutcome:
     player = state.table.current_player
     table = checked(lambda: rules.end_turn(state.table))
+    lowest = rules.lowest_levels(state.table)
+    charity = (
+        "discard the excess"
+        if player in lowest
+        else f"give the excess to {' and '.join(lowest)} (lowest Level)"
+    )
+    text = (
+        f"{player}'s turn ended; {table.current_player} to play. Charity: with more than "
+        f"five cards in hand, {player} must {charity}"
+    )
     return changed(
         state,
         table,
-        event(
-            "turn-ended",
-            f"{player}'s turn ended; {table.current_player} to play",
-            player=player,
-            next=table.current_player,
-        ),
+        event("turn-ended", text, player=player, next=table.current_player),
+        event("charity", f"Charity: {player} must {charity}", player=player, to=list(lowest)),
     )
 
 
@@ -140,6 +166,11 @@ def choose(state: MCState, line: Line) -> tuple[MCState, Line | None, MCOutcome]
         raise Rejected(f"prompt {wanted} has options 0 to {len(prompt.options) - 1}")
     cleared = replace(state, prompts=tuple(p for p in state.prompts if p.id != wanted))
     chosen = prompt.options[choice].line
+    if chosen != DISMISS and (prompt.left is None or prompt.left > 1):  # more to choose
+        again = replace(prompt, left=None if prompt.left is None else prompt.left - 1)
+        cleared = replace(
+            state, prompts=tuple(again if p.id == wanted else p for p in state.prompts)
+        )
     if chosen == DISMISS:
         answered = (as_event({"event": "answered", "prompt": wanted, "option": choice}),)
         return cleared, None, MCOutcome(cleared, answered)
@@ -170,4 +201,5 @@ INPUTS: dict[str, Callable[[MCState, Line, Catalogue], MCOutcome]] = {
     "end-turn": end_turn_input,
     "dismiss": dismiss_input,
     "bind": bind_input,
+    **FIGHT_INPUTS,
 }

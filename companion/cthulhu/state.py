@@ -48,6 +48,7 @@ def ask(
     kind: PromptKind,
     message: str,
     options: list[Option] | None = None,
+    left: int | None = 1,
     **where: Any,
 ) -> MCOutcome:
     if state.table.winners:  # a finished game asks nothing
@@ -61,6 +62,7 @@ def ask(
         tuple(chosen),
         where.get("tag"),
         where.get("zone"),
+        left=left,
         moment=moment,
     )
     updated = replace(state, prompts=(*state.prompts, prompt), next_prompt=state.next_prompt + 1)

@@ -13,7 +13,7 @@ It reads the catalogue and the hook registry only: nothing here is counted by ha
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -152,19 +152,31 @@ def coverage_text(
     """The coverage as text: per set, the counts, then each partly or by-hand card's reason."""
     lines: list[str] = []
     for set_id, covered in found.items():
-        tally = counts(covered)
         name = catalogue.sets[set_id].name if set_id in catalogue.sets else set_id
         total = sum(1 for card in catalogue if card.set == set_id)
-        lines.append(
-            f"{name} ({set_id}): {len(covered)} of {total} cards touch power, breakpoints, "
-            "VP or treasures"
-        )
-        lines.extend(f"  {LABELS[c]:<30} {tally[c]:>3}" for c in CATEGORIES)
-        if reasons:
-            lines.extend(
-                f"    {entry.category}: {entry.card.id}: {entry.reason}"
-                for entry in covered
-                if entry.category in ("partly", "by hand", "unknown")
-            )
-        lines.append("")
+        entries = [(entry.category, entry.card.id, entry.reason) for entry in covered]
+        lines += section(f"{name} ({set_id})", total, entries, reasons=reasons)
     return "\n".join(lines).rstrip()
+
+
+def section(
+    title: str,
+    total: int,
+    entries: Sequence[tuple[str, str, str | None]],
+    *,
+    reasons: bool = True,
+    touching: str = "power, breakpoints, VP or treasures",
+) -> list[str]:
+    """One set's lines of the coverage table: ``entries`` are (category, card id, reason) for
+    each card that touches a number (Munchkin Cthulhu's print in the same table)."""
+    tally = {c: sum(1 for e in entries if e[0] == c) for c in CATEGORIES}
+    lines = [f"{title}: {len(entries)} of {total} cards touch {touching}"]
+    lines.extend(f"  {LABELS[c]:<30} {tally[c]:>3}" for c in CATEGORIES)
+    if reasons:
+        lines.extend(
+            f"    {category}: {card}: {reason}"
+            for category, card, reason in entries
+            if category in ("partly", "by hand", "unknown")
+        )
+    lines.append("")
+    return lines

@@ -20,6 +20,7 @@ from typing import Any
 
 from companion.catalogue.cards import Catalogue
 from companion.errors import Rejected
+from companion.simulation.cthulhu_play import cthulhu_lines
 from companion.simulation.plausible import make_header, plausible_lines
 from companion.table.games import DEMO_PLAYERS
 from companion.table.service import TableService
@@ -115,6 +116,12 @@ class DemoPlayer:
         if live is None:
             return
         header = live.game.state.header
+        if header.game == "munchkin-cthulhu":
+            tags = {uid: binding.card for uid, binding in header.tags.items()}
+            yield from cthulhu_lines(
+                self.rng, tags, live.game.catalogue.cthulhu, lambda: self._document()
+            )
+            return
         plan = {
             "tape": 1,
             "game": header.game,
@@ -125,6 +132,10 @@ class DemoPlayer:
         }
         for line in plausible_lines(self.rng, plan, live.game.catalogue):
             yield {k: v for k, v in line.items() if k != "at"}
+
+    def _document(self) -> dict[str, Any]:
+        document = self.service.document()
+        return dict(document) if document is not None else {"winners": ["(no game)"]}
 
     def play(self, line: dict[str, Any]) -> None:
         """One planned line at the table (a line the real table refuses is passed over)."""

@@ -20,7 +20,7 @@ import logging
 import queue
 import threading
 from collections import deque
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -145,6 +145,20 @@ class TableService(Pipeline):
             self._worker.join(timeout=3)
         self.context.close()
         self.feedback.close()
+
+    def open_zones(self, zones: Iterable[str], spec: str = "sim:") -> list[str]:
+        """Open and start a ``spec`` reader for each of ``zones`` that has none (a simulated
+        table given a Munchkin Cthulhu game's seats and combat pad); returns the zones opened."""
+        opened: list[str] = []
+        with self._lock:
+            for zone in zones:
+                if zone in self.readers:
+                    continue
+                reader = open_reader(spec, zone, self._reads.put, self.clock, self.context)
+                self.readers = {**self.readers, zone: reader}  # readers is read unlocked
+                reader.start()
+                opened.append(zone)
+        return opened
 
     # The game
 

@@ -10,6 +10,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Literal, NotRequired, Required, TypeAlias, TypedDict, cast
 
+from companion.tape.cthulhu_documents import (
+    AdjustmentDocument,
+    ItemAttachmentDocument,
+    LootingDocument,
+    PartDocument,
+    RollDocument,
+)
+
 JSON: TypeAlias = "None | bool | int | float | str | list[JSON] | dict[str, JSON]"
 """Any JSON value (what a tape line's field holds before a handler checks it)."""
 
@@ -35,7 +43,8 @@ Line = TypedDict(
         "count": int,
         "target": str,
         "effect": int,
-        "on": str,
+        # a string in the contract's first types; ``declare`` documents true/false: both accepted
+        "on": str | bool,
         "from": str,
         "to": str,
         "side": str,
@@ -48,6 +57,7 @@ Line = TypedDict(
         "zones": list[str],
         "rebind": bool,
         "until": str,
+        "label": str,
     },
     total=False,
 )
@@ -257,6 +267,13 @@ class StateDocument(TypedDict):
     pending: PendingDocument | None
     burying: BuryingDocument
     duel: DuelDocument | None
+    #: conditions a person switched on with ``declare``: ``{"tag", "effect"}`` each
+    declared: list[DeclaredDocument]
+
+
+class DeclaredDocument(TypedDict):
+    tag: str
+    effect: int
 
 
 class HeldDocument(TypedDict):
@@ -282,6 +299,12 @@ class CthulhuPlayerDocument(TypedDict):
     class_bonus: int
     kept: list[HeldDocument]
     strength: int
+    #: the strength's parts; cards kept in front, on items, and curses for the next fight
+    parts: list[PartDocument]
+    boons: list[HeldDocument]
+    attached: list[ItemAttachmentDocument]
+    penalties: list[HeldDocument]
+    bans: list[str]  #: "no-helping", "no-asking": Bad Stuff until the next Level
 
 
 class OneShotDocument(TypedDict):
@@ -299,6 +322,9 @@ class FoeDocument(TypedDict):
     treasures: int | None
     levels_gained: int | None
     not_computed: list[str]
+    one_shots: list[HeldDocument]
+    wandering: bool
+    parts: list[PartDocument]
 
 
 class CombatDocument(TypedDict):
@@ -310,6 +336,12 @@ class CombatDocument(TypedDict):
     monsters_strength: int
     winning: bool
     margin: int
+    players_side: list[PartDocument]
+    monsters_side: list[PartDocument]
+    effects: list[HeldDocument]
+    adjustments: list[AdjustmentDocument]
+    arrived: list[str]
+    run_bonus: int
 
 
 class LastCombatDocument(TypedDict):
@@ -330,6 +362,8 @@ class RunningDocument(TypedDict):
     needs: dict[str, int]
     #: what each monster does to whoever it catches (its card's text, resolved by hand)
     bad_stuff: list[BadStuffDocument]
+    #: every roll still to make, one per runner and monster
+    rolls: list[RollDocument]
 
 
 class CthulhuDocument(TypedDict):
@@ -347,6 +381,8 @@ class CthulhuDocument(TypedDict):
     winners: list[str]
     prompts: list[PromptDocument]
     pending: None
+    cultist_pile: list[HeldDocument]
+    looting: LootingDocument | None
 
 
 Document: TypeAlias = StateDocument | CthulhuDocument

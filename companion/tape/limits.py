@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+from types import UnionType
 from typing import Any, get_args, get_origin, get_type_hints
 
 from companion.errors import InvalidLine
@@ -68,8 +69,10 @@ def _check_field(key: str, item: Any, kind: Any) -> None:
         if not isinstance(item, list) or not all(_is(entry, inner) for entry in item):
             raise InvalidLine(f'"{key}" must be a list of {_plural(inner)}')
         return
-    if not _is(item, kind):
-        raise InvalidLine(f'"{key}" must be {_NAMES.get(kind, kind.__name__)}')
+    kinds = get_args(kind) if isinstance(kind, UnionType) else (kind,)
+    if not any(_is(item, one) for one in kinds):
+        names = " or ".join(_NAMES.get(one, one.__name__) for one in kinds)
+        raise InvalidLine(f'"{key}" must be {names}')
     bounds = NUMBER_BOUNDS.get(key)
     if bounds is not None and not bounds[0] <= item <= bounds[1]:
         low, high = (f"{b:g}" for b in bounds)

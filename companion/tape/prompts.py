@@ -38,6 +38,10 @@ PromptKind = Literal[
     "move",
     "choose-zone",
     "control",
+    "choose-item",
+    "choose-side",
+    "not-allowed",
+    "declare",
 ]
 
 

@@ -182,7 +182,17 @@ def played(
         amount = owed.pop(controller)
         cleared = replace(outcome.state, next_minion=tuple(owed.items()))
         outcome = merge(outcome, place(cleared, {uid: amount}, "entered with counters"))
-    base = outcome.state.table.base_at(zone)
+    return merge(outcome, played_here(outcome.state, uid, zone, controller, catalogue))
+
+
+def played_here(
+    state: TrackerState, uid: str, zone: str, controller: str, catalogue: Catalogue
+) -> Outcome:
+    """The ``minion-played-here`` abilities of the base at ``zone`` and the cards there, for
+    ``uid`` just played by ``controller`` (a monster too: the Smash Up: Munchkin rulebook,
+    "Monsters are minions, and their abilities trigger just as with normal minions")."""
+    outcome = Outcome(state)
+    base = state.table.base_at(zone)
     if base is None:
         return outcome
     here: list[Trigger] = [Trigger(catalogue[base.card], base.tag, None, zone, played=uid)]

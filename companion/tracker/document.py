@@ -57,6 +57,7 @@ def state_document(state: Any, catalogue: Catalogue) -> Document:
         else {"tag": pending.tag, "card": pending.card, "zone": pending.zone},
         "burying": _burying(state),
         "duel": _duel(state, view),
+        "declared": [{"tag": tag, "effect": index} for tag, index in sorted(state.table.declared)],
     }
 
 

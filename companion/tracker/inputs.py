@@ -286,13 +286,25 @@ def target(state: TrackerState, line: Line, catalogue: Catalogue) -> Outcome:
 def declare(state: TrackerState, line: Line, catalogue: Catalogue) -> Outcome:
     tag = _tag(state, line)
     index = need(line, "effect", int, "the effect's index on the card")
-    active = need(line, "on", bool, "true or false")
+    active = _switch(line.get("on"))
     key = (tag, index)
     declared = state.table.declared | {key} if active else state.table.declared - {key}
     table = replace(state.table, declared=frozenset(declared))
     return _changed(
         replace(state, table=table), event("declared", tag=tag, effect=index, on=active)
     )
+
+
+#: ``declare``'s ``"on"``: documented as true/false; the contract's first types said a string
+_SWITCH_WORDS = {"true": True, "on": True, "false": False, "off": False}
+
+
+def _switch(value: object) -> bool:
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.lower() in _SWITCH_WORDS:
+        return _SWITCH_WORDS[value.lower()]
+    raise Rejected('"declare" needs "on": true (the condition holds) or false (it no longer does)')
 
 
 def crosstalk(state: TrackerState, line: Line, catalogue: Catalogue) -> Outcome:

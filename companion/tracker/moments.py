@@ -14,7 +14,8 @@ from dataclasses import replace
 from companion.catalogue.cards import Catalogue
 from companion.rules.abilities import status
 from companion.rules.game import where_is
-from companion.rules.table import Base, Minion, Table
+from companion.rules.table import Base, IllegalPlayError, Minion, Table
+from companion.rules.talents import talent_key
 from companion.tape.documents import Line
 from companion.tracker.burying import bury_effects, grant
 from companion.tracker.common import event, merge, need, note
@@ -24,16 +25,30 @@ from companion.tracker.state import Outcome, Rejected, TrackerState
 
 def talent_input(state: TrackerState, line: Line, catalogue: Catalogue) -> Outcome:
     """A minion's (or an action's) Talent is used: its talent abilities act (counters,
-    burying, one-turn effects such as Teenage Wolf's +1 or Infiltrate's cancel)."""
+    burying, one-turn effects such as Teenage Wolf's +1 or Infiltrate's cancel).
+
+    Not its controller's turn, or its use this turn spent
+    (:func:`companion.rules.talents.talent_key`): a note says so and nothing is applied.
+
+    :raises Rejected: the tag is not a minion or an action in play.
+    """
     tag = str(need(line, "tag", str, "the tag of the card using its Talent")).upper()
     trigger = _talent_trigger(state.table, tag, catalogue)
     if trigger is None:
         raise Rejected(f"{tag} is not a minion or an action in play")
-    key = f"talent:{tag}"
+    try:
+        key = talent_key(
+            state.table,
+            catalogue,
+            state.used,
+            tag,
+            trigger.card.id,
+            trigger.controller,
+            trigger.zone,
+        )
+    except IllegalPlayError as exc:  # said to the table, and not applied
+        return Outcome(state, (note(f"{exc}: not applied"),))
     used = Outcome(replace(state, used=state.used | {key}), (event("talent", tag=tag),), True)
-    if key in state.used:
-        text = f"{trigger.card.name} already used its Talent this turn"
-        used = merge(used, Outcome(used.state, (note(text),)))
     outcome = merge(used, fire(used.state, trigger, "talent", catalogue))
     if trigger.controller is None or trigger.zone is None:
         return outcome

@@ -12,7 +12,7 @@ from companion.rules.one_turn import aims_at_one_minion, resolve
 from companion.tape.documents import Event
 from companion.tape.lines import TagBinding
 from companion.tape.prompts import DISMISS, Option
-from companion.tracker import abilities, burying, duels, moments
+from companion.tracker import abilities, burying, counters, duels, moments
 from companion.tracker.common import (
     ask,
     binding,
@@ -170,7 +170,12 @@ def _monster(state: TrackerState, uid: str, zone: str, card: Card, catalogue: Ca
     updated = replace(state, table=table)
     if left > 0:
         updated = updated.with_setup(zone, left - 1)
-    return Outcome(updated, (event(kind, zone=zone, card=card.id, tag=uid),), True)
+    placed = Outcome(updated, (event(kind, zone=zone, card=card.id, tag=uid),), True)
+    if left > 0:
+        return placed  # the new base's own monsters arrive with it, before any turn's play
+    # played by the current player's card: it may be the first minion played here this turn
+    player = updated.table.current_player
+    return merge(placed, counters.played_here(updated, uid, zone, player, catalogue))
 
 
 def _move(state: TrackerState, uid: str, zone: str, card: Card) -> Outcome:

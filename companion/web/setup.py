@@ -49,6 +49,8 @@ def new_game() -> tuple[Response, int]:
             catalogue,
             simulated=running.simulated,
         )
+        if running.simulated:  # the virtual table gets a simulated reader per seat and the fight
+            running.service.open_zones(header["zones"])
         started = LiveGame.start(store, header, catalogue)
         running.replace_game(started)
         return jsonify(game_id=started.game_id, base_deck=[], zones=header["zones"]), 201

@@ -10,6 +10,7 @@ export function cthulhuBoard(payload, send, openSheet) {
     state.combat ? combatPanel(payload, send) : null,
     state.running ? runningPanel(state, send) : null,
     !state.combat && state.last_combat ? lastCombat(state.last_combat) : null,
+    state.looting ? lootingPanel(state.looting) : null,
     h("section.mc-players", state.players.map((p) => playerCard(p, payload, send, openSheet))),
   ];
 }
@@ -42,13 +43,21 @@ function combatPanel(payload, send) {
         h("li",
           h("span.card-name", cardName(m.card)),
           h("span.tag-note", `Level ${m.level ?? "?"} · ${m.treasures ?? "?"} treasure(s)` +
-            (m.enhancers.length ? ` · ${m.enhancers.map((e) => cardName(e.card)).join(", ")}` : "")),
+            (m.wandering ? " · wandering" : "") +
+            ([...m.enhancers, ...(m.one_shots || [])].length
+              ? ` · ${[...m.enhancers, ...(m.one_shots || [])].map((e) => cardName(e.card)).join(", ")}` : "")),
           m.not_computed.length ? h("span.hint", `by hand: ${m.not_computed.join("; ")}`) : null,
           h("span.card-power", String(m.strength)))
       ),
       fight.one_shots.map((o) =>
-        h("li.one-shot", h("span.card-name", cardName(o.card)), h("span.tag-note", "for the players"), h("span.card-power", `+${o.bonus}`)))
+        h("li.one-shot", h("span.card-name", cardName(o.card)), h("span.tag-note", "for the players"), h("span.card-power", `+${o.bonus}`))),
+      (fight.effects || []).map((e) =>
+        h("li.fight-wide", h("span.card-name", cardName(e.card)), h("span.tag-note", "on the whole fight")))
     ),
+    h("div.sides",
+      contributions("Players", fight.players_side || []),
+      contributions("Monsters", fight.monsters_side || [])),
+    modifiers(send),
     h(
       "div.options",
       fight.helper ? null : helpers.map((name) =>
@@ -57,6 +66,33 @@ function combatPanel(payload, send) {
         fight.winning ? "Resolve: kill it" : "Resolve: run away")
     )
   );
+}
+
+// Each side's total, contribution by contribution: the card and why ("Level" has no card).
+function contributions(title, parts) {
+  return h("section.side", { "aria-label": `${title}' side` },
+    h("h3", title),
+    h("ul.parts", parts.map((p) =>
+      h("li.part", { dataset: { amount: p.amount } },
+        h("span.card-name", p.card ? cardName(p.card) : "—"),
+        h("span.tag-note", ` ${p.why}`),
+        h("span.card-power", p.amount >= 0 ? `+${p.amount}` : String(p.amount))))));
+}
+
+// A labelled +/- on either side for what the table cannot see (one tap, with the label typed
+// once): as a level counter would.
+function modifiers(send) {
+  const label = h("input.search#modifier-label", { type: "text", placeholder: "What for? (by hand)",
+    "aria-label": "What the modifier is for", autocomplete: "off" });
+  const button = (side, delta, text) =>
+    h(`button.choice.modifier`, { dataset: { side, delta },
+      onclick: (e) => send({ input: "modifier", side, delta, label: label.value.trim() || "by hand" }, e.currentTarget) },
+      text);
+  return h("div.modifiers",
+    label,
+    h("div.options",
+      button("players", 1, "Players +1"), button("players", -1, "Players −1"),
+      button("monsters", 1, "Monsters +1"), button("monsters", -1, "Monsters −1")));
 }
 
 function runningPanel(state, send) {
@@ -68,11 +104,22 @@ function runningPanel(state, send) {
       h("p.bad-stuff", h("strong", `Bad Stuff of ${cardName(bad.card)}: `), bad.text)),
     running.players.map((name) =>
       h("div.roll", { dataset: { player: name } },
-        h("span", `${name} escapes on ${running.needs[name]} or more:`),
+        h("span", `${name} escapes on ${running.needs[name]} or more` +
+          ((running.rolls || []).filter((r) => r.player === name).length > 1
+            ? ` (first: ${cardName((running.rolls || []).find((r) => r.player === name).card)})` : "") + ":"),
         h("div.options", [1, 2, 3, 4, 5, 6].map((roll) =>
-          h("button.choice.die", { onclick: (e) => send({ input: "run-away", player: name, roll }, e.currentTarget) }, String(roll)))))
+          h("button.choice.die", { onclick: (e) => send({ input: "run-away", player: name, roll }, e.currentTarget) }, String(roll))),
+          h("button.quiet.died", { onclick: (e) => send({ input: "die", player: name }, e.currentTarget) }, `${name} died`)))
     )
   );
+}
+
+// A dead player's items, taken one each from the highest Level down: tap it at your seat.
+function lootingPanel(looting) {
+  return h("section.prompt.looting",
+    h("p.message", `Looting ${looting.dead}: ${looting.next} takes one card next ` +
+      `(order: ${looting.order.join(", ")}); tap it at your seat`),
+    h("ul.gear", looting.cards.map((c) => h("li", h("span.card-name", cardName(c.card))))));
 }
 
 function lastCombat(last) {
