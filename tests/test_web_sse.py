@@ -291,6 +291,7 @@ def test_a_state_is_never_sent_twice() -> None:
     stream = events(quiet, None, ping=0.05)  # type: ignore[arg-type]
     assert next(stream) == b": connected\n\n"
     assert next(stream).startswith(b"id: 1\n")
+    assert [next(stream), next(stream)] == [b"{}", b"\n\n"]  # the shared payload, the end
     quiet.listeners[0](SimpleNamespace(version=1))  # heard late: version 1 already went out
     assert next(stream) == b": ping\n\n"
     quiet.state = (2, b'{"v":2}')

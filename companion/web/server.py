@@ -16,6 +16,7 @@ import logging
 import signal
 import socket
 import threading
+import time
 from typing import Any
 
 from waitress import wasyncore
@@ -34,6 +35,7 @@ from companion.web.channel import (
     IDLE_SECONDS,
     TableChannel,
 )
+from companion.web.memory import Trimmer, bound_malloc
 from companion.web.slots import CONTROL_STREAMS
 from companion.web.table import EXTENSION, Table
 
@@ -80,6 +82,7 @@ class Dashboard:
         demo: DemoPlayer | None = None,
         streams: int = STREAMS,
     ) -> None:
+        bound_malloc()
         self.app = create_app(
             {"MAX_STREAMS": streams},
             service=service,
@@ -127,9 +130,11 @@ class Dashboard:
 
     def serve_forever(self) -> None:
         """Serve until :meth:`stop` (from any thread)."""
+        trimmer = Trimmer(time.monotonic)  # memory flat with streams (web.memory)
         with self._serving:
             while not self._stopping.is_set():
                 wasyncore.loop(timeout=LOOP_SECONDS, use_poll=True, map=self._map, count=1)
+                trimmer.maybe()
 
     def stop(self) -> None:
         """Make :meth:`serve_forever` return soon; safe from a signal handler."""
