@@ -65,10 +65,12 @@ def claim(client: FlaskClient, who: dict[str, str], pairing: str) -> Any:
 
 
 def test_the_players_end_turn_press_ends_the_turn_and_pairs_nobody(
-    client: FlaskClient, table: Any, factory: Any
+    client: FlaskClient, table: Any, factory: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Was: the attacker asked, the player's next End-turn press paired the attacker (5 of 5)."""
     service = table[0]
+    beeps: list[str] = []
+    monkeypatch.setattr(service.feedback, "accepted", lambda: beeps.append("accepted"))
     stolen = ask(client, ATTACKER).get_json()["pairing"]
     for turn in range(1, 6):
         press(factory)  # a player ends their turn, as every turn
@@ -78,6 +80,7 @@ def test_the_players_end_turn_press_ends_the_turn_and_pairs_nobody(
     notice = client.get("/api/state").get_json()["pairing"]
     assert notice["said"] == ENDED_TURN and notice["waiting"] is True
     assert "hold End turn down" in notice["asking"]
+    assert beeps == ["accepted"] * 5  # and the buzzer: each press was taken, as an end of turn
     assert service.store.paired_tablets() == []
 
 

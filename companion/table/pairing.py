@@ -197,16 +197,17 @@ class Pairing:
         self._changed()
         return True
 
-    def ended_turn(self) -> None:
-        """The End-turn button was pressed (not held) and ended the turn: if a tablet is
-        asking, the page says the press ended the turn and how to let the tablet in."""
+    def ended_turn(self) -> bool:
+        """The End-turn button was pressed (not held) to end the turn: whether a tablet is
+        asking (then the page says the press ended the turn, and how to let the tablet in)."""
         with self._lock:
             now = self.clock()
             self._expire(now)
             if self._open(now) is None:
-                return
+                return False
             self._say(ENDED_TURN, now)
         self._changed()
+        return True
 
     def claim(self, pairing_id: str, asker: str = "") -> Claim:
         """The asking tablet's view of its window; a pressed one gives it its token (once).

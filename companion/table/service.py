@@ -207,9 +207,10 @@ class TableService(Pipeline):
 
     def end_turn_pressed(self) -> None:
         """A press (not a hold) ends the turn, even while a tablet asks to pair: then the page
-        says so, and how to let the tablet in."""
-        self.pairing.ended_turn()
-        self._press({"input": "end-turn"})
+        says so, and how to let the tablet in, and the buzzer beeps once (the turn ended)."""
+        asking = self.pairing.ended_turn()
+        if self._press({"input": "end-turn"}) and asking:
+            self.feedback.accepted()
 
     def end_turn_held(self) -> bool:
         """End turn held down: whether a tablet waiting to pair took it (then the turn goes
@@ -222,13 +223,17 @@ class TableService(Pipeline):
     def undo_pressed(self) -> None:
         self._press({"input": "undo"})
 
-    def _press(self, line: dict[str, Any]) -> None:
+    def _press(self, line: dict[str, Any]) -> bool:
+        """Submit a button's line; whether it was taken (a refusal is heard)."""
         try:
             self.submit(line)
         except Rejected:
             self.feedback.ignored()
         except StoreError:
             self.feedback.failed()
+        else:
+            return True
+        return False
 
     def replace_game(self, live: LiveGame) -> None:
         """A new game starts at this table (the readers keep running); the one it replaces, if
