@@ -18,7 +18,7 @@ from companion.table.service import TableService
 from companion.web import channel
 from companion.web.hygiene import HEADERS
 from companion.web.server import Dashboard
-from companion.web.slots import PER_ADDRESS, StreamRefused, StreamSlots
+from companion.web.slots import CONTROL_STREAMS, PER_ADDRESS, StreamRefused, StreamSlots
 from tests.conftest import TOKEN
 
 IDLE = 200
@@ -173,20 +173,44 @@ def test_trace_and_unknown_methods_are_405_on_the_server(dashboard: Dashboard, m
 
 def test_stream_slots_per_address_and_for_controlling_tablets() -> None:
     slots = StreamSlots(control=2, per_address=2)
-    leave = [slots.enter("a", controlling=False, limit=3) for _ in range(2)]
+    public = [slots.enter("a", controlling=False, limit=3) for _ in range(2)]
     with pytest.raises(StreamRefused, match="this device already follows"):
         slots.enter("a", controlling=False, limit=3)
     slots.enter("b", controlling=False, limit=3)
     with pytest.raises(StreamRefused, match="3 screens already follow"):
         slots.enter("c", controlling=False, limit=3)
     tablets = [slots.enter("a", controlling=True, limit=3) for _ in range(2)]  # public full
-    with pytest.raises(StreamRefused, match="controlling tablets"):
-        slots.enter("d", controlling=True, limit=3)
-    leave[0]()
-    tablets[0]()
-    slots.enter("c", controlling=False, limit=3)
-    slots.enter("d", controlling=True, limit=3)
+    woken: list[str] = []
+    tablets[0].on_end(lambda: woken.append("first"))
+    newest = slots.enter("d", controlling=True, limit=3)  # always let in: the oldest ends
+    assert tablets[0].ended.is_set() and woken == ["first"] and not newest.ended.is_set()
+    tablets[0].leave()  # its stream closing later gives nothing back twice
     assert slots.open == 5
+    public[0].leave()
+    slots.enter("c", controlling=False, limit=3)
+    assert slots.open == 5
+
+
+def test_a_controlling_tablet_is_always_let_in(dashboard: Dashboard) -> None:
+    """Its slots full (a tablet reloading its page again and again), the oldest controlling
+    stream ends at once, not at its next ping, and the new one is served."""
+    dashboard.app.config["SSE_PING_SECONDS"] = 30.0
+    streams = []
+    try:
+        for _ in range(CONTROL_STREAMS + 1):
+            sock = connect(dashboard.port, "127.0.5.1")
+            send(sock, "GET", f"/api/events?token={TOKEN}")
+            status, _, seen = head(sock)
+            assert status == 200
+            until_state(sock, seen, 0)
+            streams.append(sock)
+        oldest = streams[0]
+        oldest.settimeout(5)  # well before the 30 s ping
+        while chunk := oldest.recv(65536):
+            assert b"event: state" not in chunk
+    finally:
+        for sock in streams:
+            sock.close()
 
 
 def test_a_client_trickling_its_request_is_dropped(

@@ -45,7 +45,7 @@ def stream() -> Response:
     # EventSource sends no headers of ours: a controlling tablet names its token in the query
     given = request.headers.get(HEADER) or request.args.get("token", "")
     try:  # each stream holds a server thread while open
-        leave = running.streams.enter(
+        slot = running.streams.enter(
             request.remote_addr or "",
             controlling=bool(given) and running.allows(given),
             limit=int(current_app.config["MAX_STREAMS"]),
@@ -53,9 +53,9 @@ def stream() -> Response:
     except StreamRefused as exc:
         raise Unavailable(str(exc)) from None
     response = Response(
-        events(running, parse_last_id(last), ping=ping), mimetype="text/event-stream"
+        events(running, parse_last_id(last), ping=ping, slot=slot), mimetype="text/event-stream"
     )
-    response.call_on_close(leave)
+    response.call_on_close(slot.leave)
     response.headers["Cache-Control"] = "no-cache"
     response.headers["X-Accel-Buffering"] = "no"
     return response

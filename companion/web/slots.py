@@ -3,13 +3,15 @@
 A client without a token gets one of ``limit`` public slots, at most ``per_address`` of them
 from one network address, so one client cannot hold them all. A stream that carries a token
 that controls the table (the tablet running the game) has slots of its own, which public
-streams never take: however many screens follow the table, the controlling tablet's is let in.
+streams never take; when they are all taken, the oldest controlling stream is ended for the
+new one (most likely a page that tablet has since reloaded): however many screens follow the
+table, a controlling tablet's stream is let in.
 """
 
 from __future__ import annotations
 
 import threading
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Callable
 
 #: streams of tablets holding a token, beyond the public ones (threads are sized for both)
@@ -22,6 +24,33 @@ class StreamRefused(Exception):
     """No slot for this stream; the message says why, in a player's words."""
 
 
+class Slot:
+    """One stream's slot: :meth:`leave` gives it back (once); :attr:`ended` is set when a
+    newer controlling stream took it, and the stream's ``wake`` is called then."""
+
+    def __init__(self, release: Callable[[Slot], None]) -> None:
+        self._release = release
+        self.ended = threading.Event()
+        self._wake: Callable[[], None] | None = None
+        self._lock = threading.Lock()
+
+    def leave(self) -> None:
+        self._release(self)
+
+    def on_end(self, wake: Callable[[], None]) -> None:
+        with self._lock:
+            self._wake = wake
+        if self.ended.is_set():
+            wake()
+
+    def end(self) -> None:
+        self.ended.set()
+        with self._lock:
+            wake = self._wake
+        if wake is not None:
+            wake()
+
+
 class StreamSlots:
     """The open event streams, counted per kind and per address (thread-safe)."""
 
@@ -30,22 +59,16 @@ class StreamSlots:
         self.per_address = per_address
         self._lock = threading.Lock()
         self._public: Counter[str] = Counter()
-        self._controlling = 0
+        self._controlling: deque[Slot] = deque()
 
-    def enter(self, address: str, *, controlling: bool, limit: int) -> Callable[[], None]:
-        """Take a slot; returns the function that gives it back.
+    def enter(self, address: str, *, controlling: bool, limit: int) -> Slot:
+        """Take a slot (a controlling stream ends the oldest controlling one if need be).
 
-        :raises StreamRefused: no slot is free for this client.
+        :raises StreamRefused: no public slot is free for this client.
         """
+        if controlling:
+            return self._enter_control()
         with self._lock:
-            if controlling:
-                if self._controlling >= self.control:
-                    raise StreamRefused(
-                        f"{self.control} controlling tablets already follow this table; "
-                        "close the table's page on one of them"
-                    )
-                self._controlling += 1
-                return self._leave_control
             if self._public[address] >= self.per_address:
                 raise StreamRefused(
                     f"this device already follows the table in {self.per_address} pages; "
@@ -56,16 +79,26 @@ class StreamSlots:
                     f"{limit} screens already follow this table; close one (or reload in a while)"
                 )
             self._public[address] += 1
-            return lambda: self._leave_public(address)
+        return Slot(lambda _: self._leave_public(address))
 
     @property
     def open(self) -> int:
         with self._lock:
-            return self._public.total() + self._controlling
+            return self._public.total() + len(self._controlling)
 
-    def _leave_control(self) -> None:
+    def _enter_control(self) -> Slot:
+        slot = Slot(self._leave_control)
         with self._lock:
-            self._controlling -= 1
+            oldest = self._controlling.popleft() if len(self._controlling) >= self.control else None
+            self._controlling.append(slot)
+        if oldest is not None:
+            oldest.end()
+        return slot
+
+    def _leave_control(self, slot: Slot) -> None:
+        with self._lock:
+            if slot in self._controlling:
+                self._controlling.remove(slot)
 
     def _leave_public(self, address: str) -> None:
         with self._lock:
