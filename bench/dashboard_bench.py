@@ -88,15 +88,20 @@ class Server:
 
 
 def _streams(port: int, count: int, stop: threading.Event) -> list[threading.Thread]:
-    def read() -> None:
-        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    def read(n: int) -> None:
+        # one loopback address per client, like one device each (the table caps streams per
+        # address)
+        source = (f"127.0.0.{n + 2}", 0)
+        connection = http.client.HTTPConnection(
+            "127.0.0.1", port, timeout=30, source_address=source
+        )
         connection.request("GET", "/api/events")
         response = connection.getresponse()
         while not stop.is_set() and response.readline():
             pass
         connection.close()
 
-    threads = [threading.Thread(target=read, daemon=True) for _ in range(count)]
+    threads = [threading.Thread(target=read, args=(n,), daemon=True) for n in range(count)]
     for thread in threads:
         thread.start()
     return threads

@@ -6,7 +6,8 @@ the whole simulated table (place to stored state, swaps, cards a second, the lat
 bench/table_bench.py; a quiet table's CPU: bench/cpu_bench.py; dashboard figures (tap to screen
 and its breakdown, serving memory): bench/dashboard_bench.py; league server figures (games
 stored per second, push round trip, 10 tables and 2 workers): bench/league_bench.py; the soak
-(30 minutes of taps and 20 stream clients, memory flat): bench/soak_bench.py. The machine may
+(30 minutes of taps and 20 stream clients, memory flat): bench/soak_bench.py; memory with 20
+streams for 240 s: bench/stream_memory_bench.py. The machine may
 be shared: run it a few times and compare medians.
 """
 
@@ -32,6 +33,8 @@ from profile_bench import bench_profiles
 from soak_bench import SECONDS as SOAK_SECONDS
 from soak_bench import soak
 from stats import percentile
+from stream_memory_bench import SECONDS as STREAM_SECONDS
+from stream_memory_bench import stream_memory
 from table_bench import bench_table
 
 from companion.catalogue.cards import load_catalogue
@@ -122,6 +125,12 @@ def main() -> int:
         default=SOAK_SECONDS,
         help="length of the soak (the figure that counts is the 30-minute one; 0 skips it)",
     )
+    parser.add_argument(
+        "--stream-seconds",
+        type=float,
+        default=STREAM_SECONDS,
+        help="length of the stream memory run (the figure that counts is 240 s; 0 skips it)",
+    )
     args = parser.parse_args()
     # The figures below are today's simulator speed; profile_bench picks each PN532 profile.
     os.environ["COMPANION_SIM_PROFILE"] = "ideal"
@@ -158,6 +167,7 @@ def main() -> int:
         **bench_league(),
         **(soak(args.soak_seconds) if args.soak_seconds > 0 else {}),
         **bench_profiles(screen=screen),
+        **(stream_memory(args.stream_seconds) if args.stream_seconds > 0 else {}),
         "machine": {"python": sys.version.split()[0], "platform": platform.platform()},
         "targets": {
             "replay_events_per_s": ">= 20000",
@@ -175,6 +185,7 @@ def main() -> int:
             "league_ingest_games_per_s": ">= 20 (10 tables, 2 workers, durable commits)",
             "league_push_ms_p99": "<= 1000 (10 tables pushing at once)",
             "soak_rss_growth_pct": "<= 10 (30 minutes of taps, 20 stream clients)",
+            "stream_rss_growth_mb_240s": "<= 3 (20 stream clients, after a 40 s warm-up)",
         },
     }
     args.out.parent.mkdir(parents=True, exist_ok=True)

@@ -33,11 +33,14 @@ TAPS_PER_TURN = 20
 END_TURN = {"input": "end-turn"}
 
 
-def _reader(port: int, stop: threading.Event, seen: list[int]) -> None:
-    """One stream client, reconnecting if the stream ends, counting the states it gets."""
+def _reader(port: int, stop: threading.Event, seen: list[int], source: str = "127.0.0.1") -> None:
+    """One stream client (from its own loopback ``source`` address, like one device: the table
+    caps streams per address), reconnecting if the stream ends, counting the states it gets."""
     while not stop.is_set():
         try:
-            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+            connection = http.client.HTTPConnection(
+                "127.0.0.1", port, timeout=30, source_address=(source, 0)
+            )
             connection.request("GET", "/api/events")
             response = connection.getresponse()
             while not stop.is_set():
@@ -81,9 +84,10 @@ def soak(seconds: float = SECONDS, clients: int = CLIENTS, seed: int = 15) -> di
         seen = [0]
         try:
             minions = _setup(server)
-            for _ in range(clients):
+            for n in range(clients):
+                source = f"127.0.0.{n + 2}"
                 threading.Thread(
-                    target=_reader, args=(server.port, stop, seen), daemon=True
+                    target=_reader, args=(server.port, stop, seen, source), daemon=True
                 ).start()
             started = time.monotonic()
             next_sample = started

@@ -1,6 +1,7 @@
 """A table's first run in Debian's Chromium: no game yet (the page says so and leads to New
 game), and a tablet without the token pairing by the table's End-turn button (gpiozero mock
-pins), as a person would: Ask to control, press the button, then play."""
+pins), as a person would: Ask to control, check the code, hold the button down, then play.
+A short press meanwhile ends the turn, and the table's page says so."""
 
 from __future__ import annotations
 
@@ -37,7 +38,9 @@ class FirstRun:
     def __init__(self, folder: Path, catalogue: Catalogue) -> None:
         self.factory = MockFactory(pin_class=MockPWMPin)
         self.store = EventStore.open(folder / "companion.db")
-        self.feedback = Feedback(PINS, pin_factory=self.factory, blink_time=0.05)
+        self.feedback = Feedback(
+            PINS, pin_factory=self.factory, blink_time=0.05, beep_time=0.005, hold_time=0.1
+        )
         self.service = TableService(
             None,
             TableConfig.simulated(2).readers,
@@ -57,6 +60,15 @@ class FirstRun:
 
     def press_end_turn(self) -> None:
         self.factory.pin(END_TURN).drive_low()
+        self.factory.pin(END_TURN).drive_high()
+
+    def hold_end_turn(self) -> None:
+        """Down until the waiting tablet is let in (gpiozero times the hold), then up."""
+        self.factory.pin(END_TURN).drive_low()
+        deadline = time.monotonic() + 5
+        while self.service.pairing.waiting:
+            assert time.monotonic() < deadline, "the hold was not taken"
+            time.sleep(0.01)
         self.factory.pin(END_TURN).drive_high()
 
     def close(self) -> None:
@@ -99,28 +111,33 @@ def test_a_game_started_elsewhere_replaces_the_no_game_page(page: Any, first_run
     assert page.errors == []
 
 
-def test_ask_to_control_then_press_the_end_turn_button(page: Any, first_run: FirstRun) -> None:
+def test_ask_to_control_then_hold_the_end_turn_button(page: Any, first_run: FirstRun) -> None:
     start_demo_players_game(first_run.service)
     page.goto(first_run.url + "/")
     expect(page.locator("#turn")).to_contain_text("Ann to play")
     expect(page.locator("body")).to_have_class(re.compile(r"\bview-only\b"))
     expect(page.locator("#control")).to_contain_text("View only")
     page.locator("#ask-control").click()
-    expect(page.locator("#pairing")).to_contain_text(
-        "Press the table's End-turn button within 60 s."
-    )
+    expect(page.locator("#pairing")).to_contain_text("hold its End-turn button down for 2 s")
+    expect(page.locator("#pairing-code")).to_have_text(re.compile(r"^[1-4] · [1-4] · [1-4]$"))
     assert first_run.service.pairing.waiting
     assert set(first_run.feedback.current_leds.values()) == {"pairing"}  # the LEDs blink
+    expect(page.locator("#pairing-note")).to_contain_text("A tablet asks to control the table")
     screenshot(page, "first-run-pairing")
-    first_run.press_end_turn()
+    first_run.press_end_turn()  # a short press: the turn ends, and the page says so
+    expect(page.locator("#turn")).to_contain_text("Ben to play")
+    expect(page.locator("#pairing-note")).to_contain_text("End turn was pressed: the turn ended")
+    assert first_run.service.pairing.waiting  # the tablet still asks
+    first_run.hold_end_turn()
     expect(page.locator("#messages")).to_contain_text("This tablet can now run the table.")
     expect(page.locator("#pairing")).to_be_hidden()
     expect(page.locator("#ask-control")).to_have_count(0)
+    expect(page.locator("#pairing-note")).to_contain_text("End turn was held down")
     token = page.evaluate("localStorage.getItem('companion-token')")
     assert token and token != first_run.control.current()  # its own token, not the QR one
-    assert first_run.service.version == 0  # the press paired; it did not end the turn
+    assert first_run.service.version == 1  # the hold paired; it did not end the turn
     page.locator("#end-turn").click()
-    expect(page.locator("#turn")).to_contain_text("Ben to play")
+    expect(page.locator("#turn")).to_contain_text("Cat to play")
     assert page.errors == []
 
 

@@ -108,6 +108,8 @@ def test_without_the_token_the_tablet_asks_for_it(page: Any, live_table: LiveTab
     expect(offer).to_contain_text("needs the table's control token")
     page.locator("#ask-control").click()  # this simulated table has no End-turn button to press
     expect(offer).to_contain_text("no End-turn button to pair with")
+    expect(offer).to_contain_text("`companion token`")  # the route that works here
+    expect(offer.locator("button", has_text="Try again")).to_have_count(0)  # it never would
     offer.locator("button", has_text="Type the token instead").click()
     form = page.locator("#token-form")
     expect(form).to_be_visible()

@@ -29,6 +29,7 @@ class Recorder:
         self.shown = 0
         self.blinking: list[bool] = []
         self.on_end_turn: Callable[[], None] | None = None
+        self.on_end_turn_held: Callable[[], bool] | None = None
         self.on_undo: Callable[[], None] | None = None
 
     def accepted(self) -> None:
@@ -43,8 +44,11 @@ class Recorder:
     def show(self, document: Mapping[str, Any]) -> None:
         self.shown += 1
 
-    def pairing(self, waiting: bool) -> None:
+    def pairing(self, waiting: bool, code: tuple[int, ...] = ()) -> None:
         self.blinking.append(waiting)
+
+    def paired(self) -> None:
+        self.sounds.append("paired")
 
     def close(self) -> None: ...
 

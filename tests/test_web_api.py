@@ -112,8 +112,8 @@ def test_bad_requests_say_what_is_wrong(
 def test_readers_health_and_reopen(client: FlaskClient) -> None:
     readers = client.get("/api/readers").get_json()["readers"]
     assert [r["zone"] for r in readers] == HEADER["zones"]
-    assert client.post("/api/readers/base-1/reopen", headers=AUTH).status_code == 200
-    missing = client.post("/api/readers/base-9/reopen", headers=AUTH)
+    assert client.post("/api/readers/base-1/reopen", json={}, headers=AUTH).status_code == 200
+    missing = client.post("/api/readers/base-9/reopen", json={}, headers=AUTH)
     assert missing.status_code == 404 and "zones:" in missing.get_json()["error"]
 
 

@@ -72,7 +72,7 @@ def test_unknown_zones_are_404(client: FlaskClient) -> None:
         "/api/enrol/start", json={"zone": "base-9", "faction": "core/ninjas"}, headers=AUTH
     )
     assert answer.status_code == 404 and "zones: base-1" in answer.get_json()["error"]
-    assert client.post("/api/readers/base-9/reopen", headers=AUTH).status_code == 404
+    assert client.post("/api/readers/base-9/reopen", json={}, headers=AUTH).status_code == 404
 
 
 @pytest.mark.parametrize(
@@ -200,7 +200,7 @@ def test_bindings_rebind_and_game_owner(client: FlaskClient, service: TableServi
 def test_readers_health_fields(client: FlaskClient) -> None:
     [first, *_] = client.get("/api/readers").get_json()["readers"]
     assert {"zone", "state", "reads_per_minute", "errors", "reopens", "last_error"} <= set(first)
-    reopened = client.post("/api/readers/base-2/reopen", headers=AUTH).get_json()
+    reopened = client.post("/api/readers/base-2/reopen", json={}, headers=AUTH).get_json()
     assert reopened["zone"] == "base-2" and reopened["reopens"] == 1
 
 
@@ -223,9 +223,9 @@ def test_pages_render(client: FlaskClient, page: str) -> None:
 def test_demo_endpoints(service: TableService) -> None:
     demo = DemoPlayer(service)
     client = create_app(service=service, token=TOKEN, simulated=True, demo=demo).test_client()
-    assert client.post("/api/demo/pause", headers=AUTH).get_json()["paused"] is True
+    assert client.post("/api/demo/pause", json={}, headers=AUTH).get_json()["paused"] is True
     assert client.get("/api/demo").get_json()["paused"] is True
-    assert client.post("/api/demo/resume", headers=AUTH).get_json()["paused"] is False
+    assert client.post("/api/demo/resume", json={}, headers=AUTH).get_json()["paused"] is False
 
 
 def test_mock_zones_make_a_virtual_table(service: TableService) -> None:
@@ -234,8 +234,8 @@ def test_mock_zones_make_a_virtual_table(service: TableService) -> None:
     assert placed == {"zone": "base-1", "uid": "B1", "card": "munchkin/treehouse"}
     cards = {c["uid"]: c for c in client.get("/api/sim/cards").get_json()["cards"]}
     assert cards["B1"]["zone"] == "base-1" and cards["TC"]["zone"] is None
-    assert client.post("/api/sim/base-1/lift", headers=AUTH).get_json()["lifted"] == "B1"
-    assert client.post("/api/sim/base-1/lift", headers=AUTH).get_json()["lifted"] is None
+    assert client.post("/api/sim/base-1/lift", json={}, headers=AUTH).get_json()["lifted"] == "B1"
+    assert client.post("/api/sim/base-1/lift", json={}, headers=AUTH).get_json()["lifted"] is None
 
 
 def test_the_token_file_is_made_once_and_private(tmp_path: Path) -> None:

@@ -34,16 +34,19 @@ ZONES = ["base-1", "base-2", "base-3", "base-4", "discard"]
 class StreamClient(threading.Thread):
     """Reads ``/api/events`` until told to stop, keeping every version it was sent."""
 
-    def __init__(self, port: int) -> None:
+    def __init__(self, port: int, source: str = "127.0.0.1") -> None:
         super().__init__(daemon=True)
         self.port = port
+        self.source = source  # one loopback address per client, like one device each
         self.versions: list[int] = []
         self.last: dict[str, Any] | None = None
         self.error: str | None = None
         self.stopping = threading.Event()
 
     def run(self) -> None:
-        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+        connection = http.client.HTTPConnection(
+            "127.0.0.1", self.port, timeout=30, source_address=(self.source, 0)
+        )
         try:
             connection.request("GET", "/api/events")
             response = connection.getresponse()
@@ -91,7 +94,7 @@ def run_load(table: LiveTable, catalogue: Catalogue) -> None:
     for g, group in enumerate(groups):  # every card starts in play, so each tap changes it
         for uid in group:
             service.submit({"tap": uid, "zone": ZONES[(g + 1) % 4]})
-    clients = [StreamClient(table.port) for _ in range(CLIENTS)]
+    clients = [StreamClient(table.port, f"127.0.0.{n + 2}") for n in range(CLIENTS)]
     for client in clients:
         client.start()
     start_version = service.version

@@ -116,7 +116,7 @@ def test_bulk_enrolment_from_the_tablet(client: FlaskClient) -> None:
         "/api/enrol/start", json={"zone": "base-2", "faction": "core/pixies"}, headers=AUTH
     )
     assert wrong.status_code == 400 and "unknown faction" in wrong.get_json()["error"]
-    assert client.post("/api/enrol/stop", headers=AUTH).status_code == 200
+    assert client.post("/api/enrol/stop", json={}, headers=AUTH).status_code == 200
     assert client.get("/api/enrol").get_json()["zone"] is None
 
 
@@ -153,6 +153,7 @@ def test_virtual_table_taps_go_through_the_simulated_readers(simulated: FlaskCli
         assert time.monotonic() < deadline, "the tap reached the game through nfcpy"
         time.sleep(0.02)
     assert (
-        client.post("/api/sim/base-1/lift", headers=AUTH).get_json()["lifted"] == "04B1000000A001"
+        client.post("/api/sim/base-1/lift", json={}, headers=AUTH).get_json()["lifted"]
+        == "04B1000000A001"
     )
-    assert client.post("/api/sim/base-9/lift", headers=AUTH).status_code == 404
+    assert client.post("/api/sim/base-9/lift", json={}, headers=AUTH).status_code == 404

@@ -59,8 +59,13 @@ def port(dashboard: Dashboard) -> int:
 class Stream:
     """One EventSource-like client with a socket deadline."""
 
-    def __init__(self, port: int, path: str = "/api/events", **headers: str) -> None:
-        self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+    def __init__(
+        self, port: int, path: str = "/api/events", source: str = "127.0.0.1", **headers: str
+    ) -> None:
+        # ``source``: the client's loopback address (the table caps streams per address)
+        self.connection = http.client.HTTPConnection(
+            "127.0.0.1", port, timeout=5, source_address=(source, 0)
+        )
         self.connection.request("GET", path, headers=headers)
         self.response = self.connection.getresponse()
         assert self.response.status == 200
@@ -150,7 +155,7 @@ def test_a_client_that_goes_away_is_unsubscribed(port: int, service: TableServic
 
 
 def test_many_clients_each_get_every_change(app: Flask, port: int, service: TableService) -> None:
-    streams = [Stream(port) for _ in range(app.config["MAX_STREAMS"])]
+    streams = [Stream(port, source=f"127.0.0.{n + 2}") for n in range(app.config["MAX_STREAMS"])]
     assert {s.state()[0] for s in streams} == {0}
     service.submit({"tap": "B1", "zone": "base-1"})
     service.submit({"tap": "TC", "zone": "base-1"})
@@ -168,7 +173,7 @@ def test_streams_beyond_the_limit_are_refused_and_requests_still_answer(
 ) -> None:
     """Each stream holds one of the server's threads: past the limit a stream is refused (503,
     saying why) instead of taking the threads every other request needs."""
-    streams = [Stream(port) for _ in range(app.config["MAX_STREAMS"])]
+    streams = [Stream(port, source=f"127.0.0.{n + 2}") for n in range(app.config["MAX_STREAMS"])]
     for stream in streams:
         stream.state()
     extra = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
@@ -286,6 +291,7 @@ def test_a_state_is_never_sent_twice() -> None:
     stream = events(quiet, None, ping=0.05)  # type: ignore[arg-type]
     assert next(stream) == b": connected\n\n"
     assert next(stream).startswith(b"id: 1\n")
+    assert [next(stream), next(stream)] == [b"{}", b"\n\n"]  # the shared payload, the end
     quiet.listeners[0](SimpleNamespace(version=1))  # heard late: version 1 already went out
     assert next(stream) == b": ping\n\n"
     quiet.state = (2, b'{"v":2}')

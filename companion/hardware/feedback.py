@@ -5,9 +5,13 @@
 * the buzzer beeps once for an accepted tap (:meth:`Feedback.accepted`), twice for an ignored or
   ambiguous one (:meth:`Feedback.ignored`), one long beep when a tap could not be stored
   (:meth:`Feedback.failed`), and three long beeps when the game is won;
-* the "end-turn" and "undo" buttons call :attr:`Feedback.on_end_turn` / :attr:`Feedback.on_undo`;
+* the "undo" button calls :attr:`Feedback.on_undo` when pressed; the "end-turn" button calls
+  :attr:`Feedback.on_end_turn_held` once held down for ``hold_time`` seconds and, when released,
+  :attr:`Feedback.on_end_turn` unless the hold was taken (a tablet let in to pair);
 * while a tablet asks to pair (:meth:`Feedback.pairing`), every zone LED blinks fast, whatever
-  the game shows; the game's LEDs come back when pairing ends.
+  the game shows, and the buzzer beeps the tablet's code (a group of beeps per digit, again every
+  few seconds); the game's LEDs come back when pairing ends. :meth:`Feedback.paired`: the code
+  once more, the hold let that tablet in.
 
 Pins come from a :class:`~companion.hardware.pinmap.PinMap` (a table config's ``pins``).
 The gpiozero pin factory is injectable: ``None`` uses gpiozero's default (lgpio on a Pi), tests pass
@@ -45,6 +49,8 @@ LedState = Literal["off", "on", "blink"]
 #: what a zone LED shows: a game state, or the fast blink of a tablet waiting to pair
 LedShown = LedState | Literal["pairing"]
 Callback = Callable[[], None]
+#: seconds between two plays of a pairing code
+CODE_PAUSE = 3.0
 
 
 class FeedbackError(CompanionError, OSError):
@@ -55,6 +61,7 @@ class TableFeedback(Protocol):
     """What the rest of the companion uses: :class:`Feedback` or :class:`NullFeedback`."""
 
     on_end_turn: Callback | None
+    on_end_turn_held: Callable[[], bool] | None
     on_undo: Callback | None
 
     @property
@@ -63,7 +70,8 @@ class TableFeedback(Protocol):
     def ignored(self) -> None: ...
     def failed(self) -> None: ...
     def show(self, document: Mapping[str, Any]) -> None: ...
-    def pairing(self, waiting: bool) -> None: ...
+    def pairing(self, waiting: bool, code: tuple[int, ...] = ()) -> None: ...
+    def paired(self) -> None: ...
     def close(self) -> None: ...
 
 
@@ -80,6 +88,8 @@ class _Buzzer(_Output, Protocol):
 
 class _Button(Protocol):
     when_pressed: Callback | None
+    when_held: Callback | None
+    when_released: Callback | None
 
     def close(self) -> None: ...
 
@@ -105,6 +115,7 @@ class NullFeedback:
 
     def __init__(self) -> None:
         self.on_end_turn: Callback | None = None
+        self.on_end_turn_held: Callable[[], bool] | None = None
         self.on_undo: Callback | None = None
 
     @property
@@ -123,8 +134,11 @@ class NullFeedback:
     def show(self, document: Mapping[str, Any]) -> None:
         """Nothing to light."""
 
-    def pairing(self, waiting: bool) -> None:
+    def pairing(self, waiting: bool, code: tuple[int, ...] = ()) -> None:
         """Nothing to blink."""
+
+    def paired(self) -> None:
+        """Nothing to beep."""
 
     def close(self) -> None:
         """Nothing to release."""
@@ -137,6 +151,7 @@ class Feedback:
     :param bounce_time: button debounce, seconds (gpiozero ``bounce_time``).
     :param beep_time: length of one short beep, seconds.
     :param blink_time: on and off time of a blinking LED, seconds.
+    :param hold_time: how long End turn is held down to let a pairing tablet in, seconds.
     :raises FeedbackError: when gpiozero cannot set up a pin.
     """
 
@@ -148,8 +163,10 @@ class Feedback:
         bounce_time: float = 0.05,
         beep_time: float = 0.06,
         blink_time: float = 0.25,
+        hold_time: float = 2.0,
     ) -> None:
         self.on_end_turn: Callback | None = None
+        self.on_end_turn_held: Callable[[], bool] | None = None
         self.on_undo: Callback | None = None
         self.beep_time = beep_time
         self.blink_time = blink_time
@@ -161,6 +178,10 @@ class Feedback:
         self._winner: object = None
         self._shown = False
         self._pairing = False
+        self._code: tuple[int, ...] = ()
+        self._code_stop = threading.Event()
+        self._hold_taken = False
+        self._hold_lock = threading.Lock()
         self._document: Mapping[str, Any] = {}
         try:
             for zone, pin in pins.leds:
@@ -169,8 +190,15 @@ class Feedback:
             if pins.buzzer is not None:
                 self._buzzer = Buzzer(pins.buzzer, pin_factory=pin_factory)
             for name, pin in pins.buttons:
-                button: _Button = Button(pin, bounce_time=bounce_time, pin_factory=pin_factory)
-                button.when_pressed = self._handler(name)
+                button: _Button = Button(
+                    pin, bounce_time=bounce_time, hold_time=hold_time, pin_factory=pin_factory
+                )
+                if name == "end-turn":  # a short press ends the turn, a hold may pair
+                    button.when_pressed = self._end_turn_down
+                    button.when_held = self._end_turn_held
+                    button.when_released = self._end_turn_up
+                else:
+                    button.when_pressed = self._handler(name)
                 self._buttons[name] = button
         except GPIOZeroError as exc:
             self.close()
@@ -207,6 +235,24 @@ class Feedback:
 
         return pressed
 
+    def _end_turn_down(self) -> None:
+        with self._hold_lock:
+            self._hold_taken = False
+
+    def _end_turn_held(self) -> None:
+        callback = self.on_end_turn_held
+        with self._hold_lock:  # a release meanwhile waits to learn whether the hold was taken
+            try:
+                self._hold_taken = callback is not None and callback()
+            except Exception:  # a failing callback must not kill gpiozero's event thread
+                log.exception("the end-turn hold callback failed")
+
+    def _end_turn_up(self) -> None:
+        with self._hold_lock:
+            taken, self._hold_taken = self._hold_taken, False
+        if not taken:
+            self._handler("end-turn")()
+
     def _beep(self, on_time: float, off_time: float, n: int) -> None:
         with self._lock:
             if self._buzzer is not None:
@@ -241,19 +287,57 @@ class Feedback:
         if just_won:
             self.won()
 
-    def pairing(self, waiting: bool) -> None:
-        """Every zone LED blinks fast while a tablet waits for the End-turn button; then the
-        LEDs show the game again."""
+    def pairing(self, waiting: bool, code: tuple[int, ...] = ()) -> None:
+        """Every zone LED blinks fast while a tablet waits for the End-turn button, and the
+        buzzer beeps its ``code`` every :data:`CODE_PAUSE` seconds; then the LEDs show the
+        game again."""
         with self._lock:
             if waiting == self._pairing:
                 return
             self._pairing = waiting
+            self._code_stop.set()
             if waiting:
                 for zone, led in self._leds.items():
                     led.blink(self.blink_time / 2, self.blink_time / 2, None, True)
                     self._states[zone] = "pairing"
+                self._code, self._code_stop = code, threading.Event()
+                if code and self._buzzer is not None:
+                    threading.Thread(
+                        target=self._beep_code,
+                        args=(code, self._code_stop),
+                        name="pairing-code",
+                        daemon=True,
+                    ).start()
             else:
                 self._light(led_states(self._document, self._leds))
+
+    def paired(self) -> None:
+        """The last code once more: the hold let the tablet showing it in."""
+        if self._code:
+            threading.Thread(
+                target=self._beep_code,
+                args=(self._code, threading.Event(), False),
+                name="paired-code",
+                daemon=True,
+            ).start()
+
+    def _beep_code(self, code: tuple[int, ...], stop: threading.Event, again: bool = True) -> None:
+        """A group of short beeps per digit (3-1-2: ●●● ● ●●), a pause, again until ``stop``."""
+        beep = self.beep_time * 2
+        while not stop.is_set():
+            for digit in code:
+                with self._lock:
+                    buzzer = self._buzzer
+                if buzzer is None or stop.is_set():
+                    return
+                try:
+                    buzzer.beep(beep, beep, digit, False)  # blocks for the group's beeps
+                except Exception:  # closed meanwhile (the table is stopping)
+                    return
+                stop.wait(beep * 4)
+            if not again:
+                return
+            stop.wait(CODE_PAUSE)
 
     def _light(self, states: Mapping[str, LedState]) -> None:
         """Set each LED whose wanted state differs from its current one (lock held)."""
@@ -271,6 +355,7 @@ class Feedback:
 
     def close(self) -> None:
         """Stop blinking and beeping and release every pin (safe to call twice)."""
+        self._code_stop.set()
         with self._lock:
             devices: list[_Output | _Button] = [*self._leds.values(), *self._buttons.values()]
             if self._buzzer is not None:

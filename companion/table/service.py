@@ -96,12 +96,14 @@ class TableService(Pipeline):
         self.clock = clock
         self.feedback: TableFeedback = feedback or NullFeedback()
         self.feedback.on_end_turn = self.end_turn_pressed
+        self.feedback.on_end_turn_held = self.end_turn_held
         self.feedback.on_undo = self.undo_pressed
         self.pairing = Pairing(
             pairing_clock or clock,
             grant=lambda: self.store.pair_tablet("button"),
             waiting=self.feedback.pairing,
             has_button=lambda: "end-turn" in self.feedback.buttons,
+            changed=self._health_changed,
         )
         self.context = context or ReaderContext(clock)
         self.context.known_tag = self._is_bound
@@ -222,22 +224,34 @@ class TableService(Pipeline):
     # The table's buttons
 
     def end_turn_pressed(self) -> None:
-        """A tablet waiting to pair takes the press; otherwise it ends the turn."""
-        if self.pairing.press():
+        """A press (not a hold) ends the turn, even while a tablet asks to pair: then the page
+        says so, and how to let the tablet in, and the buzzer beeps once (the turn ended)."""
+        asking = self.pairing.ended_turn()
+        if self._press({"input": "end-turn"}) and asking:
             self.feedback.accepted()
-            return
-        self._press({"input": "end-turn"})
+
+    def end_turn_held(self) -> bool:
+        """End turn held down: whether a tablet waiting to pair took it (then the turn goes
+        on, and the buzzer beeps that tablet's code once more)."""
+        if not self.pairing.press():
+            return False
+        self.feedback.paired()
+        return True
 
     def undo_pressed(self) -> None:
         self._press({"input": "undo"})
 
-    def _press(self, line: dict[str, Any]) -> None:
+    def _press(self, line: dict[str, Any]) -> bool:
+        """Submit a button's line; whether it was taken (a refusal is heard)."""
         try:
             self.submit(line)
         except Rejected:
             self.feedback.ignored()
         except StoreError:
             self.feedback.failed()
+        else:
+            return True
+        return False
 
     def replace_game(self, live: LiveGame) -> None:
         """A new game starts at this table (the readers keep running); the one it replaces, if
@@ -348,7 +362,8 @@ class TableService(Pipeline):
                 log.exception("a listener failed on version %d", change.version)
 
     def _health_changed(self) -> None:
-        """Viewers hear a change of the store's health like a change of the game."""
+        """Viewers hear a change of the store's health (or of pairing) like a change of the
+        game."""
         self._tell(Change(self.version, (), False))
 
     def _tick(self) -> None:

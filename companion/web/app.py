@@ -29,6 +29,7 @@ from companion.web import (
     setup,
     shell,
     sim,
+    writes,
 )
 from companion.web.auth import HEADER as TOKEN_HEADER
 from companion.web.table import EXTENSION, Table
@@ -69,6 +70,7 @@ def create_app(
 
     errors.init_app(app)
     hygiene.init_app(app)
+    writes.init_app(app)
     auth.init_app(app)
     for module in (live, api, setup, history, enrol, readers, sim, league, pairing, shell):
         app.register_blueprint(module.bp)

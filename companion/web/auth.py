@@ -8,9 +8,9 @@ from flask import Flask, request
 
 from companion.web.errors import Unauthorized
 from companion.web.table import table
+from companion.web.writes import SAFE_METHODS
 
 HEADER = "X-Companion-Token"
-SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 #: the views a tablet without a token may POST to: asking to pair, and collecting the token
 OPEN_VIEWS = frozenset({"pairing.ask", "pairing.claim", "pairing.cancel"})
 
@@ -19,6 +19,8 @@ def init_app(app: Flask) -> None:
     @app.before_request
     def check_token() -> None:
         if request.method in SAFE_METHODS or request.endpoint in OPEN_VIEWS:
+            return
+        if request.routing_exception is not None:  # no such route: its 404 or 405 says so
             return
         require_token()
 

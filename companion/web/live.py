@@ -6,9 +6,10 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, render_template, request
 
-from companion.web.auth import has_token
+from companion.web.auth import HEADER, has_token
 from companion.web.body import json_body, need
 from companion.web.errors import Unavailable
+from companion.web.slots import StreamRefused
 from companion.web.stream import events, parse_last_id
 from companion.web.table import table
 
@@ -41,15 +42,20 @@ def stream() -> Response:
     last = request.headers.get("Last-Event-ID") or request.args.get("last")
     ping = float(current_app.config["SSE_PING_SECONDS"])
     running = table()
-    limit = int(current_app.config["MAX_STREAMS"])
-    if not running.enter_stream(limit):  # each stream holds a server thread while open
-        raise Unavailable(
-            f"{limit} screens already follow this table; close one (or reload in a while)"
+    # EventSource sends no headers of ours: a controlling tablet names its token in the query
+    given = request.headers.get(HEADER) or request.args.get("token", "")
+    try:  # each stream holds a server thread while open
+        slot = running.streams.enter(
+            request.remote_addr or "",
+            controlling=bool(given) and running.allows(given),
+            limit=int(current_app.config["MAX_STREAMS"]),
         )
+    except StreamRefused as exc:
+        raise Unavailable(str(exc)) from None
     response = Response(
-        events(running, parse_last_id(last), ping=ping), mimetype="text/event-stream"
+        events(running, parse_last_id(last), ping=ping, slot=slot), mimetype="text/event-stream"
     )
-    response.call_on_close(running.leave_stream)
+    response.call_on_close(slot.leave)
     response.headers["Cache-Control"] = "no-cache"
     response.headers["X-Accel-Buffering"] = "no"
     return response

@@ -1,21 +1,30 @@
-"""Pairing a tablet at the table: ask, press the End-turn button, collect a token.
+"""Pairing a tablet at the table: ask, hold the End-turn button down, collect a token.
 
 The pairing id travels in request bodies only (never in an address), and these are the only
-POSTs a tablet without a token may make (see :mod:`companion.web.auth`).
+POSTs a tablet without a token may make (see :mod:`companion.web.auth`); like every POST they
+must be JSON from the table's own page (:mod:`companion.web.writes`). Only the address that
+asked may claim or cancel its window.
 """
 
 from __future__ import annotations
 
 from flask import Blueprint, Response, jsonify, request
 
-from companion.table.pairing import WINDOW_SECONDS
+from companion.table.pairing import HOLD_SECONDS, WINDOW_SECONDS
 from companion.web.auth import HEADER
 from companion.web.body import json_body, need
 from companion.web.table import table
 
 bp = Blueprint("pairing", __name__, url_prefix="/api/pairing")
 
-PRESS = "Press the table's End-turn button within {seconds} s."
+PRESS = (
+    "Check that the table beeps this code (groups of beeps: {spoken}), then hold its End-turn "
+    "button down for {hold:g} s within {seconds} s."
+)
+NO_BUTTON = (
+    "This table has no End-turn button to pair with. To control it from this tablet, run "
+    "`companion token` on the machine running the table and scan the QR code it shows."
+)
 
 
 @bp.get("")
@@ -24,21 +33,29 @@ def status() -> Response:
     the token this request carries (if any) still controls the table."""
     running = table()
     given = request.headers.get(HEADER, "")
+    button = "end-turn" in running.service.feedback.buttons
     return jsonify(
-        button="end-turn" in running.service.feedback.buttons,
+        button=button,
         waiting=running.service.pairing.waiting,
         seconds=int(WINDOW_SECONDS),
+        hold_seconds=HOLD_SECONDS,
         controls=bool(given) and running.allows(given),
+        message=None if button else NO_BUTTON,
     )
 
 
 @bp.post("")
 def ask() -> tuple[Response, int]:
-    """Open a pairing window for this tablet; only it learns the pairing id."""
+    """Open a pairing window for this tablet; only it learns the pairing id and the code."""
+    json_body()  # nothing to read, but it must be JSON (writes): no form from another site
     window = table().service.pairing.ask(request.remote_addr or "")
     seconds = round(window.closes - window.opened)
+    spoken = "-".join(str(digit) for digit in window.code)
     return jsonify(
-        pairing=window.pairing_id, seconds=seconds, message=PRESS.format(seconds=seconds)
+        pairing=window.pairing_id,
+        code=list(window.code),
+        seconds=seconds,
+        message=PRESS.format(spoken=spoken, hold=HOLD_SECONDS, seconds=seconds),
     ), 201
 
 
@@ -46,13 +63,14 @@ def ask() -> tuple[Response, int]:
 def claim() -> Response:
     """Where this tablet's request stands; once the button was pressed, its token (once)."""
     pairing_id = need(json_body(), "pairing", str, "the pairing id the request to pair gave")
-    found = table().service.pairing.claim(pairing_id)
+    found = table().service.pairing.claim(pairing_id, request.remote_addr or "")
     if found.state == "granted":
         return jsonify(state="granted", token=found.token)
     if found.state == "expired":
         return jsonify(
             state="expired",
-            message="Nobody pressed the End-turn button in time; tap Ask to control to try again.",
+            message="Nobody held the End-turn button down in time; tap Ask to control to try "
+            "again.",
         )
     return jsonify(state="waiting", seconds_left=found.seconds_left)
 
@@ -60,5 +78,5 @@ def claim() -> Response:
 @bp.post("/cancel")
 def cancel() -> Response:
     pairing_id = need(json_body(), "pairing", str, "the pairing id the request to pair gave")
-    table().service.pairing.cancel(pairing_id)
+    table().service.pairing.cancel(pairing_id, request.remote_addr or "")
     return jsonify(state="cancelled")

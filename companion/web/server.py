@@ -1,11 +1,13 @@
 """Serving the dashboard: waitress (pure Python, bounded threads), announced over mDNS.
 
 Every open event stream holds one of waitress's threads for as long as the tablet shows the
-table, so the threads are sized as :data:`STREAMS` streams plus :data:`REQUEST_THREADS` for
-everything else, and the app refuses a stream beyond :data:`STREAMS` (503) rather than let
-streams starve the requests. The main loop is ours so that :meth:`Dashboard.stop` works from
-any thread and from a signal handler; :meth:`Dashboard.close` ends the streams, waits for the
-threads, then closes every socket.
+table, so the threads are sized as :data:`STREAMS` public streams, the controlling tablets'
+streams (:mod:`companion.web.slots`) plus :data:`REQUEST_THREADS` for everything else, and the
+app refuses a stream beyond those (503) rather than let streams starve the requests.
+Connections are limited and idle ones give way (:mod:`companion.web.channel`).
+The main loop is ours so that :meth:`Dashboard.stop` works from any thread and from a signal
+handler; :meth:`Dashboard.close` ends the streams, waits for the threads, then closes every
+socket.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import logging
 import signal
 import socket
 import threading
+import time
 from typing import Any
 
 from waitress import wasyncore
@@ -26,6 +29,14 @@ from companion.table.demo import DemoPlayer
 from companion.table.service import TableService
 from companion.web.accesslog import AccessLog
 from companion.web.app import DEFAULTS, create_app
+from companion.web.channel import (
+    CLEANUP_SECONDS,
+    CONNECTION_LIMIT,
+    IDLE_SECONDS,
+    TableChannel,
+)
+from companion.web.memory import Trimmer, bound_malloc
+from companion.web.slots import CONTROL_STREAMS
 from companion.web.table import EXTENSION, Table
 
 log = logging.getLogger(__name__)
@@ -71,6 +82,7 @@ class Dashboard:
         demo: DemoPlayer | None = None,
         streams: int = STREAMS,
     ) -> None:
+        bound_malloc()
         self.app = create_app(
             {"MAX_STREAMS": streams},
             service=service,
@@ -85,7 +97,10 @@ class Dashboard:
                 map=self._map,
                 host=host,
                 port=port,
-                threads=streams + REQUEST_THREADS,
+                threads=streams + CONTROL_STREAMS + REQUEST_THREADS,
+                connection_limit=CONNECTION_LIMIT,
+                channel_timeout=IDLE_SECONDS,
+                cleanup_interval=CLEANUP_SECONDS,
                 max_request_body_size=int(self.app.config["MAX_CONTENT_LENGTH"]),
                 ident="companion",
                 asyncore_use_poll=True,
@@ -97,6 +112,7 @@ class Dashboard:
             raise
         # not a keyword of create_server: every accepted connection gets the adjustments' options
         self.server.adj.socket_options = SOCKET_OPTIONS
+        self.server.channel_class = TableChannel
         self.port = _port(self.server)
         self.address = table_address(host, self.port)
         self.app.config["ALLOWED_HOSTS"] = self.address.served_names()
@@ -114,9 +130,11 @@ class Dashboard:
 
     def serve_forever(self) -> None:
         """Serve until :meth:`stop` (from any thread)."""
+        trimmer = Trimmer(time.monotonic)  # memory flat with streams (web.memory)
         with self._serving:
             while not self._stopping.is_set():
                 wasyncore.loop(timeout=LOOP_SECONDS, use_poll=True, map=self._map, count=1)
+                trimmer.maybe()
 
     def stop(self) -> None:
         """Make :meth:`serve_forever` return soon; safe from a signal handler."""

@@ -102,9 +102,11 @@ def place(zone: str) -> Response:
 @bp.post("/sim/<zone>/lift")
 def lift(zone: str) -> Response:
     board = virtual()
-    only = json_body().get("uid")  # lift only this card (another may have been put there since)
+    body = json_body()
+    # lift only this card (another may have been put there since)
+    only = uid_field(body) if body.get("uid") is not None else None
     try:
-        if only is not None and board.present(zone) != str(only).upper():
+        if only is not None and board.present(zone) != only:
             return jsonify(zone=zone, lifted=None)
         uid = board.lift(zone)
     except NoSimZone as exc:

@@ -11,9 +11,11 @@ that happen soon even on a quiet table.
 from __future__ import annotations
 
 import queue
+import threading
 from collections.abc import Iterator
 
 from companion.table.service import Change
+from companion.web.slots import Slot
 from companion.web.table import Table
 
 #: wakes a waiting client without a version (the server is stopping)
@@ -52,8 +54,12 @@ class Subscription:
         self.table.forget_on_close(self.wake)
 
 
-def message(version: int, data: bytes) -> bytes:
-    return b"id: %d\nevent: state\ndata: %s\n\n" % (version, data)
+def message(version: int, data: bytes) -> Iterator[bytes]:
+    """The state event, in parts: ``data`` is the payload every stream shares, never copied
+    into a message of its own per stream (web.memory says why that matters)."""
+    yield b"id: %d\nevent: state\ndata: " % version
+    yield data
+    yield b"\n\n"
 
 
 def parse_last_id(value: str | None) -> int | None:
@@ -63,27 +69,32 @@ def parse_last_id(value: str | None) -> int | None:
     return int(value.strip())
 
 
-def events(table: Table, last_id: int | None, *, ping: float) -> Iterator[bytes]:
+def events(
+    table: Table, last_id: int | None, *, ping: float, slot: Slot | None = None
+) -> Iterator[bytes]:
     """The stream: the current state at once unless the client already has it, then every
     change, with a ping when quiet. Subscribes before reading the state so nothing between
-    the two is missed."""
+    the two is missed. It ends when the server stops or its ``slot`` is taken."""
     subscription = Subscription(table)
+    ended = slot.ended if slot is not None else threading.Event()
+    if slot is not None:
+        slot.on_end(subscription.wake)
     try:
         yield b": connected\n\n"  # headers go out now, whatever comes next
         version, data = table.payload()
         sent = b""
         if last_id != version:
-            yield message(version, data)
+            yield from message(version, data)
             sent = data
-        while not table.closed.is_set():
+        while not table.closed.is_set() and not ended.is_set():
             if not subscription.wait(ping):
                 yield b": ping\n\n"
                 continue
-            if table.closed.is_set():
+            if table.closed.is_set() or ended.is_set():
                 return
             version, data = table.payload()
             if data != sent:  # not a change heard after its state was already sent
-                yield message(version, data)
+                yield from message(version, data)
                 sent = data
     finally:
         subscription.close()

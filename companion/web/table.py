@@ -21,6 +21,7 @@ from companion.table.demo import DemoPlayer
 from companion.table.service import Change, TableService
 from companion.web.hidden import buried_tags, public_view
 from companion.web.palette import PALETTE
+from companion.web.slots import StreamSlots
 from companion.web.timeline import Timeline, timeline
 from companion.web.words import Words
 
@@ -47,9 +48,9 @@ class Table:
         self.demo = demo
         self.closed = threading.Event()
         self._lock = threading.Lock()
-        self._payload: tuple[tuple[int | None, int, int], bytes, bytes] | None = None
+        self._payload: tuple[tuple[int | None, int, int, int], bytes, bytes] | None = None
         self._on_close: set[Callable[[], None]] = set()
-        self._streams = 0
+        self.streams = StreamSlots()
 
     # Who may change the table
 
@@ -93,7 +94,7 @@ class Table:
             live = service.live
             game_id = None if live is None else live.game_id
             version, document = service.snapshot()
-            key = (game_id, version, service.store_health.generation)
+            key = (game_id, version, service.store_health.generation, service.pairing.generation)
             with self._lock:
                 cached = self._payload
                 if cached is not None and cached[0] == key:
@@ -112,6 +113,7 @@ class Table:
                 "undo": told.undo if told is not None else None,
                 "redo": told.redo if told is not None else None,
                 "health": {"store": service.store_snapshot().document()},
+                "pairing": service.pairing.notice,  # a tablet asking, what End turn did
             }
             if live is None:
                 body["message"] = NO_GAME
@@ -141,18 +143,6 @@ class Table:
     def replace_game(self, live: LiveGame) -> None:
         """Play ``live`` on this table from now on; listeners hear the switch as a change."""
         self.service.replace_game(live)
-
-    def enter_stream(self, limit: int) -> bool:
-        """Count one more event stream, unless ``limit`` are open already."""
-        with self._lock:
-            if self._streams >= limit:
-                return False
-            self._streams += 1
-            return True
-
-    def leave_stream(self) -> None:
-        with self._lock:
-            self._streams -= 1
 
     def on_close(self, callback: Callable[[], None]) -> None:
         with self._lock:

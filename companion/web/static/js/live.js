@@ -1,6 +1,6 @@
 // The live state: one EventSource, resumed by the browser with Last-Event-ID after a drop
 // (a sleeping tablet, a restarted Pi), reopened by hand if the browser gives up.
-import { getJSON } from "./api.js";
+import { getJSON, token } from "./api.js";
 
 export function follow(onState, onStatus = () => {}) {
   let source = null;
@@ -8,7 +8,12 @@ export function follow(onState, onStatus = () => {}) {
   let retry = 1000;
 
   function open() {
-    const url = last === null ? "/api/events" : `/api/events?last=${last}`;
+    // A controlling tablet's stream has slots of its own; EventSource sends no header of ours,
+    // so the token goes in the query (the access log redacts it).
+    const query = new URLSearchParams();
+    if (last !== null) query.set("last", last);
+    if (token()) query.set("token", token());
+    const url = query.toString() ? `/api/events?${query}` : "/api/events";
     source = new EventSource(url);
     source.addEventListener("open", () => {
       retry = 1000;

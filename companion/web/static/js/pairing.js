@@ -1,6 +1,7 @@
 // Asking to control the table without a terminal, like a Hue bridge's link button: the table
-// opens a 60 s window, someone at the table presses its End-turn button, and this tablet
-// collects a token of its own (kept like the QR code's). Without a token the controls look
+// opens a 60 s window, this tablet shows a code that the table beeps, someone at the table holds
+// its End-turn button down, and this tablet collects a token of its own (kept like the QR
+// code's). A table without the button says so at once and offers the QR code's route. Without a token the controls look
 // view-only and the top bar offers "Ask to control".
 import { h, fill, $ } from "./dom.js";
 
@@ -13,6 +14,7 @@ export function installPairing(tablet) {
   const panel = $("#pairing");
   if (!corner || !panel) return { viewOnly() {} };
   let asking = null;
+  let status = null;  // GET /api/pairing: whether this table has a button to pair with
 
   function show() {
     const viewing = !tablet.token();
@@ -47,15 +49,32 @@ export function installPairing(tablet) {
     );
   }
 
+  // A table without an End-turn button cannot pair this way: say so at once, and how else.
+  function noButton(message) {
+    panelWith(
+      h("p", message),
+      h("div.options",
+        h("button.choice", { type: "button", onclick: () => { close(); tablet.showTokenForm(); } }, "Type the token instead"),
+        h("button.quiet", { type: "button", onclick: close }, "Close")),
+    );
+  }
+
   async function ask() {
     close();
-    const { status, body } = await send("/api/pairing");
-    if (status !== 201) {
-      refused(body.error || `the table answered ${status}`);
+    if (status === null) status = (await send("/api/pairing", null, "GET")).body;
+    if (status && status.button === false) {
+      noButton(status.message);
       return;
     }
+    const answer = await send("/api/pairing");
+    if (answer.status !== 201) {
+      refused(answer.body.error || `the table answered ${answer.status}`);
+      return;
+    }
+    const body = answer.body;
     asking = { pairing: body.pairing, timer: null };
     panelWith(
+      h("p.pairing-code#pairing-code", { "aria-label": `Code ${body.code.join(" ")}` }, body.code.join(" · ")),
       h("p.press", body.message),
       h("p.detail#pairing-left", `${body.seconds} s left`),
       h("div.options", h("button.quiet", { type: "button", onclick: close }, "Cancel")),

@@ -80,9 +80,19 @@ function storeAlarm(health) {
     + ` work again once it can. If this stays, check the Pi's storage.`);
 }
 
+// A tablet asking to control, and what the End-turn button did meanwhile: a press ends the
+// turn, a hold lets the tablet in; the page says which, so no press goes unexplained.
+function pairingNote(pairing) {
+  const box = $("#pairing-note");
+  const lines = pairing ? [pairing.said, pairing.asking].filter(Boolean) : [];
+  box.hidden = !lines.length;
+  fill(box, ...lines.map((line) => h("p", line)));
+}
+
 function render() {
   document.body.dataset.version = payload.version;
   storeAlarm(payload.health);
+  pairingNote(payload.pairing);
   document.body.classList.toggle("no-game-page", !payload.playing);
   $("#end-turn").hidden = !payload.playing;
   if (!payload.playing) {
