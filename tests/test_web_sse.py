@@ -180,6 +180,8 @@ def test_streams_beyond_the_limit_are_refused_and_requests_still_answer(
     extra.request("GET", "/api/events")
     refused = extra.getresponse()
     assert refused.status == 503
+    assert refused.getheader("Connection") == "close"  # it gives its connection back
+    assert refused.getheader("X-Companion-Close") is None  # the app's signal stays inside
     assert "screens already follow this table" in json.loads(refused.read())["error"]
     for path in ("/api/state", "/api/readers", "/"):
         extra.request("GET", path)

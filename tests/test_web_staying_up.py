@@ -235,3 +235,44 @@ def test_a_client_trickling_its_request_is_dropped(
     finally:
         sock.close()
     assert closed, "the server kept a request that took seconds to arrive"
+
+
+class FakeChannel:
+    def __init__(self, last_activity: float, *, served: bool, idle: bool = True) -> None:
+        self.last_activity = last_activity
+        self.served = served
+        self.idle = idle
+        self.will_close = False
+
+
+def test_new_connections_shed_squatters_first_and_never_a_tablet_between_two_requests() -> None:
+    """Was: a tablet's keep-alive connection, answered a moment ago, was the only idle one and
+    was closed for the next newcomer before its next request (its POST found it closed)."""
+    now = 1000.0
+    busy = [FakeChannel(now - 100, served=True, idle=False) for _ in range(channel.SHED_AT)]
+    tablet = FakeChannel(now - 0.2, served=True)
+    old_squatter, young_squatter = (
+        FakeChannel(now - 50, served=False),
+        FakeChannel(now - 1, served=False),
+    )
+    quiet_client = FakeChannel(now - channel.KEEP_ALIVE_GRACE - 1, served=True)
+    everyone = [*busy, tablet, young_squatter, old_squatter, quiet_client]
+    newcomer = FakeChannel(now, served=False)
+
+    channel.make_room([*everyone, newcomer], keep=newcomer, now=now)
+    assert [c for c in everyone if c.will_close] == [old_squatter]
+    old_squatter.idle = False  # closing: no longer a candidate
+    channel.make_room([*everyone, newcomer], keep=newcomer, now=now)
+    assert young_squatter.will_close
+    young_squatter.idle = False
+    channel.make_room([*everyone, newcomer], keep=newcomer, now=now)
+    assert quiet_client.will_close  # quiet past the grace: it may give way
+    quiet_client.idle = False
+    channel.make_room([*everyone, newcomer], keep=newcomer, now=now)
+    assert not tablet.will_close and not any(c.will_close for c in busy)
+
+
+def test_below_the_threshold_nothing_is_shed() -> None:
+    squatter = FakeChannel(0.0, served=False)
+    channel.make_room([squatter], keep=None, now=100.0)
+    assert not squatter.will_close

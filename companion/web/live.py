@@ -8,7 +8,8 @@ from flask import Blueprint, Response, current_app, jsonify, render_template, re
 
 from companion.web.auth import HEADER, has_token
 from companion.web.body import json_body, need
-from companion.web.errors import Unavailable
+from companion.web.channel import CLOSE_AFTER
+from companion.web.errors import error_response
 from companion.web.slots import StreamRefused
 from companion.web.stream import events, parse_last_id
 from companion.web.table import table
@@ -38,7 +39,7 @@ def submit() -> tuple[Response, int]:
 
 
 @bp.get("/api/events")
-def stream() -> Response:
+def stream() -> Response | tuple[Response, int]:
     last = request.headers.get("Last-Event-ID") or request.args.get("last")
     ping = float(current_app.config["SSE_PING_SECONDS"])
     running = table()
@@ -51,7 +52,10 @@ def stream() -> Response:
             limit=int(current_app.config["MAX_STREAMS"]),
         )
     except StreamRefused as exc:
-        raise Unavailable(str(exc)) from None
+        refused, status = error_response(str(exc), 503)
+        # a screen turned away gives its connection back rather than idle on it
+        refused.headers[CLOSE_AFTER] = "1"
+        return refused, status
     response = Response(
         events(running, parse_last_id(last), ping=ping, slot=slot), mimetype="text/event-stream"
     )
