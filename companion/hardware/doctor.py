@@ -1,0 +1,244 @@
+"""The reader half of `companion doctor`: one zone's reader checked and measured, line by line.
+
+For an nfcpy reader (``nfc:tty:nfc-zone1:pn532``, or the path of a simulated or emulated
+one): its device (:mod:`.devices`), then through nfcpy (:mod:`.readers.probe`) its firmware,
+the link's round trip, an empty poll, a resting card's READ and how often it fails, then taps
+through the table's own loop (:mod:`.readers.trial`): card laid -> event, lift -> event. Every
+figure is set against :mod:`.expected`. The steps with a card ask for it through a prompt and
+are skipped with ``cards=False``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from companion.hardware.checkup import Check, Limits, Series, Verdict, ok, skipped
+from companion.hardware.devices import DeviceFacts, System, device_checks
+from companion.hardware.expected import READ_FAILURES, Expected, expected_for
+from companion.hardware.readers.base import ReaderError
+from companion.hardware.readers.probe import ReaderProbe
+from companion.hardware.readers.trial import Prompt, TapTrial
+
+__all__ = ["ReaderOptions", "check_reader"]
+
+_CARD_STEPS = ("resting-card READ", "READ failures", "place -> event", "removal")
+
+
+@dataclass(frozen=True, slots=True)
+class ReaderOptions:
+    prompt: Prompt | None = None  #: None: no card steps (``--no-cards``)
+    #: round trips, empty polls and resting READs to time
+    tries: int = 200
+    taps: int = 3  #: lay-and-lift cycles through the table's loop
+    timeout: float = 60.0  #: seconds to wait for a person to move a card
+    system: System = field(default_factory=System)
+
+
+def check_reader(zone: str, nfc_path: str, options: ReaderOptions) -> list[Check]:
+    """Every line about ``zone``'s nfcpy reader at ``nfc_path``."""
+    checks, facts = device_checks(zone, nfc_path, options.system)
+    if facts.device is not None and not facts.found:
+        return checks + _all_skipped(zone, "the reader was not found")
+    expected = expected_for(facts.driver)
+    try:
+        with ReaderProbe(nfc_path) as probe:
+            checks.append(ok(zone, "reader opens", f"nfcpy opened {nfc_path}", link=expected.link))
+            checks += _link_checks(zone, probe, expected, options)
+            checks += _empty_check(zone, probe, expected, options)
+            if options.prompt is None:
+                return checks + [skipped(zone, name, "--no-cards") for name in _CARD_STEPS]
+            resting = _resting_checks(zone, probe, expected, options)
+            checks += resting
+    except ReaderError as exc:
+        return checks + [_unopened(zone, nfc_path, str(exc), facts)]
+    if resting[0].verdict is Verdict.SKIP:  # no card was laid: nothing to tap with
+        return checks + [skipped(zone, name, resting[0].measured) for name in _CARD_STEPS[2:]]
+    empty = next((c.value for c in checks if c.name == "empty poll"), None)
+    return checks + _tap_checks(zone, nfc_path, expected, options, empty)
+
+
+def _all_skipped(zone: str, why: str) -> list[Check]:
+    names = ("firmware", "link round trip", "empty poll", *_CARD_STEPS)
+    return [skipped(zone, name, why) for name in names]
+
+
+def _unopened(zone: str, path: str, error: str, facts: DeviceFacts) -> Check:
+    return Check(
+        zone,
+        "reader opens",
+        Verdict.FAIL,
+        error,
+        "nfcpy opens the reader",
+        fix=(
+            "The device is there but no PN532 answers on it. Check, with the power off: the "
+            "PN532's two mode switches both OFF (HSU/UART mode), its TXD wired to the bridge's "
+            "RXD and RXD to TXD (crossed), VCC to 5V and GND to GND (hardware/wiring.md). Stop "
+            "the table first if it runs (`sudo systemctl stop companion`): only one program at "
+            "a time can use a reader."
+        ),
+        details={"path": path, "driver": facts.driver},
+    )
+
+
+def _link_checks(
+    zone: str, probe: ReaderProbe, expected: Expected, options: ReaderOptions
+) -> list[Check]:
+    answer = probe.firmware(options.tries)
+    if answer is None:
+        why = "no PN53x behind this reader (a simulated antenna)"
+        return [skipped(zone, "firmware", why), skipped(zone, "link round trip", why)]
+    version, series = answer
+    firmware = ok(zone, "firmware", version, "PN532 v1.x")
+    if not version.startswith("PN532"):
+        firmware = Check(
+            zone,
+            "firmware",
+            Verdict.WARN,
+            version,
+            "PN532 v1.x",
+            fix="This is not a PN532; the expected figures below are a PN532's.",
+        )
+    fix = (
+        "Every exchange with this reader is slow. If it hangs on an FTDI USB bridge, set the "
+        "bridge's latency timer to 1 ms (`sudo companion install` adds the udev rule; then "
+        "replug the reader), or better use a CP2102/CH340 bridge or the Pi's own UART "
+        "(hardware/wiring.md). Otherwise the link may not have switched to 921600 baud: try "
+        "another bridge."
+    )
+    return [firmware, _timed(zone, "link round trip", series, expected.round_trip, fix)]
+
+
+def _empty_check(
+    zone: str, probe: ReaderProbe, expected: Expected, options: ReaderOptions
+) -> list[Check]:
+    series, found = probe.empty_senses(options.tries)
+    fix = (
+        "Polling an empty zone is slow, so cards will be seen late. Check the link line above; "
+        "a reader that is slow here but fast there may be a bad module or a weak 5 V supply "
+        "(use a powered USB hub)."
+    )
+    check = _timed(zone, "empty poll", series, expected.empty_sense, fix)
+    if found and check.verdict is Verdict.OK:
+        return [
+            Check(
+                zone,
+                "empty poll",
+                Verdict.WARN,
+                f"{check.measured}; a card answered {found} of them",
+                check.expected,
+                fix=f"Take every card off {zone} before running the doctor, then run it again.",
+                value=check.value,
+                details=check.details,
+            )
+        ]
+    return [check]
+
+
+def _resting_checks(
+    zone: str, probe: ReaderProbe, expected: Expected, options: ReaderOptions
+) -> list[Check]:
+    assert options.prompt is not None
+    options.prompt(zone, "lay", f"Lay a card on {zone}, flat, and leave it there.")
+    if not probe.wait_for_card(options.timeout):
+        why = f"no card was laid on {zone} within {options.timeout:g} s"
+        return [skipped(zone, "resting-card READ", why), skipped(zone, "READ failures", why)]
+    series = probe.resting_reads(options.tries)
+    fix = (
+        "Reading a card that lies still is slow, so lifts are noticed late. Check the link "
+        "line above."
+    )
+    timing = _timed(zone, "resting-card READ", series, expected.resting_read, fix)
+    rate = 100 * series.failure_rate
+    verdict = READ_FAILURES.verdict(rate)
+    failures = Check(
+        zone,
+        "READ failures",
+        verdict,
+        f"{series.failures} of {series.tries} ({rate:.1f} %)",
+        f"under {READ_FAILURES.high:g} %",
+        fix=""
+        if verdict is Verdict.OK
+        else (
+            "A card lying still sometimes does not answer, which can show as a card lifted "
+            "and laid again. Centre the sticker over the antenna, keep metal (screws, "
+            "brackets) and cables away from it, use a thinner table top or larger stickers, "
+            "and move neighbouring antennas apart (hardware/placement.md)."
+        ),
+        value=rate,
+        details=series.as_details(),
+    )
+    return [timing, failures]
+
+
+def _tap_checks(
+    zone: str, path: str, expected: Expected, options: ReaderOptions, empty_ms: float | None
+) -> list[Check]:
+    assert options.prompt is not None
+    empty = empty_ms / 1000 if empty_ms is not None else None
+    trial = TapTrial(zone, path, options.prompt, timeout=options.timeout, empty_poll=empty)
+    result = trial.run(options.taps)
+    how = " (estimated from the polls, +-half a poll)" if result.estimated else ""
+    lines = []
+    fixes = {
+        "place -> event": (
+            "Cards laid on this zone are seen late. Check the link and poll lines above "
+            "(an FTDI bridge's latency timer, a slow bridge)."
+        ),
+        "removal": (
+            "Lifting a card is noticed late. Check the link and resting-card READ lines above."
+        ),
+    }
+    for name, series, limits in (
+        ("place -> event", result.places, expected.place_to_event),
+        ("removal", result.removals, expected.removal),
+    ):
+        if not series.durations:
+            lines.append(skipped(zone, name, result.stopped or "no tap"))
+            continue
+        line = _timed(zone, name, series, limits, fixes[name])
+        lines.append(_with_note(line, how))
+    return lines
+
+
+def _timed(zone: str, name: str, series: Series, limits: Limits, fix: str) -> Check:
+    """A line for a series of timings, judged by its median."""
+    if not series.durations:
+        return Check(
+            zone,
+            name,
+            Verdict.FAIL,
+            f"no answer in {series.tries} tries",
+            limits.expected,
+            fix=fix,
+            details=series.as_details(),
+        )
+    verdict = limits.verdict(series.p50_ms)
+    measured = series.summary()
+    if series.failures:
+        measured += f", {series.failures} without an answer"
+        verdict = Verdict.WARN if verdict is Verdict.OK else verdict
+    return Check(
+        zone,
+        name,
+        verdict,
+        measured,
+        f"{limits.expected} p50",
+        fix="" if verdict is Verdict.OK else fix,
+        value=round(series.p50_ms, 3),
+        details=series.as_details(),
+    )
+
+
+def _with_note(check: Check, note: str) -> Check:
+    if not note:
+        return check
+    return Check(
+        check.subject,
+        check.name,
+        check.verdict,
+        check.measured + note,
+        check.expected,
+        check.fix,
+        check.value,
+        check.details,
+    )

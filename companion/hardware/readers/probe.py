@@ -1,0 +1,165 @@
+"""One reader measured through nfcpy's public API, whatever driver opens it: a PN532 on a
+serial port (``tty:nfc-zone1:pn532``), an emulated one, a simulated antenna (``udp:``).
+
+Each measurement repeats one thing the table's loop does and times it: the chip's
+GetFirmwareVersion (a round trip over the link and nothing else), an empty ``sense()``, a
+READ of a resting card's first pages through ``clf.exchange`` (the loop's presence check).
+The probe holds the reader open; the table must not be running at the same time.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from collections.abc import Callable
+from typing import Any
+
+import nfc
+import nfc.clf
+
+from companion.hardware.checkup import Series
+from companion.hardware.readers.base import Clock, ReaderError
+from companion.hardware.readers.nfc_zone import PRESENCE_READ, PRESENCE_TIMEOUT
+
+__all__ = ["ReaderProbe", "firmware_text"]
+
+#: how often a waiting probe senses for the card a person is laying down
+WAIT_PERIOD = 0.05
+
+
+class ReaderProbe:
+    """A reader opened for measuring (a context manager: it closes the reader)."""
+
+    def __init__(self, path: str, *, clock: Clock = time.perf_counter) -> None:
+        self.path = path
+        self.clock = clock
+        self._clf: Any = None
+        self._target: Any = None  # the resting card's target, while it is selected
+        self._wanted = nfc.clf.RemoteTarget("106A")
+
+    def __enter__(self) -> ReaderProbe:
+        self.open()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def open(self) -> None:
+        """:raises ReaderError: nfcpy found no reader at the path, or failed opening it."""
+        clf = nfc.ContactlessFrontend()
+        try:
+            opened = clf.open(self.path)
+        except Exception as exc:  # nfcpy raises IOError, ValueError, its own errors
+            raise ReaderError(f"nfcpy cannot open {self.path}: {exc}") from None
+        if not opened:
+            raise ReaderError(f"nfcpy found no reader at {self.path}")
+        self._clf = clf
+
+    def close(self) -> None:
+        if self._clf is not None:
+            with contextlib.suppress(Exception):
+                self._clf.close()
+        self._clf = None
+        self._target = None
+
+    @property
+    def clf(self) -> Any:
+        if self._clf is None:
+            raise ReaderError(f"{self.path} is not open")
+        return self._clf
+
+    def firmware(self, tries: int) -> tuple[str, Series] | None:
+        """The chip's firmware version and ``tries`` timed GetFirmwareVersion round trips;
+        None where the driver has no PN53x chip behind it (a simulated antenna)."""
+        chipset = getattr(self.clf.device, "chipset", None)
+        if chipset is None or not hasattr(chipset, "get_firmware_version"):
+            return None
+        version = firmware_text(bytes(chipset.get_firmware_version()))
+        return version, self._timed(chipset.get_firmware_version, tries)
+
+    def empty_senses(self, tries: int) -> tuple[Series, int]:
+        """``tries`` timed ``sense()`` calls on what should be an empty antenna, and how many
+        of them found a card anyway."""
+        found = 0
+        durations = []
+        for _ in range(tries):
+            started = self.clock()
+            target = self._sense()
+            durations.append(self.clock() - started)
+            found += target is not None
+        self._target = None
+        return Series.of(durations), found
+
+    def wait_for_card(self, timeout: float, sleep: Callable[[float], None] = time.sleep) -> bool:
+        """Sense until a card answers (it stays selected), or ``timeout`` seconds pass."""
+        deadline = self.clock() + timeout
+        while True:
+            target = self._sense()
+            if target is not None and _uid(target):
+                self._target = target
+                return True
+            if self.clock() >= deadline:
+                return False
+            sleep(WAIT_PERIOD)
+
+    def resting_reads(self, tries: int) -> Series:
+        """``tries`` timed presence READs of the card :meth:`wait_for_card` found, as the
+        table's loop makes them; one that fails (no answer, another uid) counts as a failure,
+        and the card is selected again before the next (as the loop senses after a miss)."""
+        if self._target is None:
+            raise ReaderError("no resting card to read: wait_for_card() first")
+        uid = _uid(self._target)
+        durations: list[float] = []
+        failures = 0
+        for _ in range(tries):
+            started = self.clock()
+            answered = self._read_uid()
+            took = self.clock() - started
+            if answered == uid:
+                durations.append(took)
+                continue
+            failures += 1
+            self._target = self._sense() or self._target  # reselect it (untimed)
+        return Series.of(durations, failures)
+
+    def _read_uid(self) -> str | None:
+        try:
+            pages = self.clf.exchange(bytearray(PRESENCE_READ), PRESENCE_TIMEOUT)
+        except nfc.clf.CommunicationError:
+            return None
+        if pages is None or len(pages) < 8:
+            return None
+        return bytes(pages[0:3] + pages[4:8]).hex().upper()
+
+    def _sense(self) -> Any:
+        try:
+            return self.clf.sense(self._wanted, iterations=1)
+        except nfc.clf.CommunicationError:
+            return None
+        except Exception as exc:  # the device went away mid-measurement
+            raise ReaderError(f"{self.path} stopped answering: {exc}") from None
+
+    def _timed(self, call: Callable[[], object], tries: int) -> Series:
+        durations: list[float] = []
+        failures = 0
+        for _ in range(tries):
+            started = self.clock()
+            try:
+                call()
+            except Exception:
+                failures += 1
+                continue
+            durations.append(self.clock() - started)
+        return Series.of(durations, failures)
+
+
+def firmware_text(answer: bytes) -> str:
+    """GetFirmwareVersion's answer as people know it: ``PN532 v1.6``."""
+    if len(answer) < 3:
+        return f"unexpected answer {answer.hex()}"
+    return f"PN5{answer[0]:02X} v{answer[1]}.{answer[2]}"
+
+
+def _uid(target: Any) -> str | None:
+    identifier = getattr(target, "sdd_res", None)
+    return bytes(identifier).hex().upper() if identifier else None
