@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from companion.hardware.checkup import Check, Limits, Series, Verdict, ok, skipped
 from companion.hardware.devices import DeviceFacts, System, device_checks
-from companion.hardware.expected import READ_FAILURES, Expected, expected_for
+from companion.hardware.expected import OPEN_TIME, READ_FAILURES, Expected, expected_for
 from companion.hardware.readers.base import ReaderError
 from companion.hardware.readers.probe import ReaderProbe
 from companion.hardware.readers.trial import Prompt, TapTrial
@@ -42,7 +42,7 @@ def check_reader(zone: str, nfc_path: str, options: ReaderOptions) -> list[Check
     expected = expected_for(facts.driver)
     try:
         with ReaderProbe(nfc_path) as probe:
-            checks.append(ok(zone, "reader opens", f"nfcpy opened {nfc_path}", link=expected.link))
+            checks.append(_opened(zone, nfc_path, probe.open_time, expected))
             checks += _link_checks(zone, probe, expected, options)
             checks += _empty_check(zone, probe, expected, options)
             if options.prompt is None:
@@ -60,6 +60,26 @@ def check_reader(zone: str, nfc_path: str, options: ReaderOptions) -> list[Check
 def _all_skipped(zone: str, why: str) -> list[Check]:
     names = ("firmware", "link round trip", "empty poll", *_CARD_STEPS)
     return [skipped(zone, name, why) for name in names]
+
+
+def _opened(zone: str, path: str, took: float, expected: Expected) -> Check:
+    """nfcpy opened the reader; in how long (§6 no. 2: 0.1-0.3 s, the baud switch included)."""
+    verdict = OPEN_TIME.verdict(took * 1000)
+    return Check(
+        zone,
+        "reader opens",
+        verdict,
+        f"nfcpy opened {path} in {took * 1000:.0f} ms; link: {expected.link}",
+        OPEN_TIME.expected,
+        fix=""
+        if verdict is Verdict.OK
+        else (
+            "Opening the reader is slow: nfcpy waits for a PN532 that answers late. Check its "
+            "5 V supply (a powered hub) and the wires to it (hardware/wiring.md)."
+        ),
+        value=round(took * 1000, 1),
+        details={"link": expected.link},
+    )
 
 
 def _unopened(zone: str, path: str, error: str, facts: DeviceFacts) -> Check:
@@ -118,12 +138,12 @@ def _empty_check(
         "(use a powered USB hub)."
     )
     check = _timed(zone, "empty poll", series, expected.empty_sense, fix)
-    if found and check.verdict is Verdict.OK:
+    if found:  # a card left on the zone; with one laid on purpose: its hit rate (§6 no. 5)
         return [
             Check(
                 zone,
                 "empty poll",
-                Verdict.WARN,
+                Verdict.FAIL if check.verdict is Verdict.FAIL else Verdict.WARN,
                 f"{check.measured}; a card answered {found} of them",
                 check.expected,
                 fix=f"Take every card off {zone} before running the doctor, then run it again.",

@@ -36,6 +36,10 @@ class Expected:
 #: failed READ costs a re-sense, two in a row a spurious "left")
 READ_FAILURES = Limits(0.0, 0.1, 1.0, unit="%")
 
+#: ``ContactlessFrontend.open`` of a PN532 (§6 no. 2: 0.1-0.3 s); nfcpy allows a /dev/ttyUSB
+#: name 1.5 s for its first answer, so past 3 s the reader barely answers
+OPEN_TIME = Limits(100, 300, 3000)
+
 _SLOW_LINK = 8.0  # §6 no. 1: "more than 8 ms means the latency timer or a wrong baud"
 _EMPTY_PERIOD = 50.0  # presence.EMPTY_PERIOD: an empty antenna is polled every 50 ms
 _PRESENT_PERIOD = 35.0  # presence.PRESENT_PERIOD: a resting card every 35 ms
@@ -84,5 +88,5 @@ def expected_for(driver: str | None) -> Expected:
     """The ranges for a link driven by kernel driver ``driver``; an unknown one (a simulated
     table, an emulator on a pseudo-terminal) is held to a USB bridge's, the wider ranges."""
     if driver is None:
-        return replace(BRIDGE, link="an unknown link (held to a USB bridge's ranges)")
-    return EXPECTED.get(driver) or replace(BRIDGE, link=f"{driver} (held to a USB bridge's ranges)")
+        return replace(BRIDGE, link="an unknown link, held to a USB bridge's ranges")
+    return EXPECTED.get(driver) or replace(BRIDGE, link=f"{driver}, held to a USB bridge's ranges")

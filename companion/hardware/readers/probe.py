@@ -35,6 +35,8 @@ class ReaderProbe:
         self.clock = clock
         self._clf: Any = None
         self._target: Any = None  # the resting card's target, while it is selected
+        #: seconds the last :meth:`open` took (nfcpy's driver init, baud switch included)
+        self.open_time = 0.0
         self._wanted = nfc.clf.RemoteTarget("106A")
 
     def __enter__(self) -> ReaderProbe:
@@ -47,6 +49,7 @@ class ReaderProbe:
     def open(self) -> None:
         """:raises ReaderError: nfcpy found no reader at the path, or failed opening it."""
         clf = nfc.ContactlessFrontend()
+        started = self.clock()
         try:
             opened = clf.open(self.path)
         except Exception as exc:  # nfcpy raises IOError, ValueError, its own errors
@@ -54,6 +57,7 @@ class ReaderProbe:
         if not opened:
             raise ReaderError(f"nfcpy found no reader at {self.path}")
         self._clf = clf
+        self.open_time = self.clock() - started
 
     def close(self) -> None:
         if self._clf is not None:
