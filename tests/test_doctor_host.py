@@ -13,7 +13,7 @@ import pytest
 from gpiozero import LED
 
 from companion.hardware.checkup import Limits, Series, Verdict
-from companion.hardware.devices import FTDI_RULE, System, device_checks, tty_device
+from companion.hardware.devices import FTDI_RULE, System, device_checks, groups_check, tty_device
 from companion.hardware.expected import BRIDGE, FTDI, PL011, expected_for
 from companion.hardware.host_checks import gpio_check, name_check, port_check
 from companion.hardware.pinmap import PinMap
@@ -195,3 +195,17 @@ def test_stores_the_table_cannot_use_fail_with_a_fix(tmp_path: Path) -> None:
     missing = store_check(tmp_path / "nowhere" / "companion.db")
     assert missing.verdict is Verdict.FAIL and "does not exist" in missing.measured
     assert "[table] db" in missing.fix
+
+
+def test_the_user_must_be_in_the_groups_the_table_needs(tmp_path: Path) -> None:
+    every = {"dialout", "gpio"}.__contains__
+    pi = System(user="pi", groups=frozenset({"pi", "dialout"}), group_exists=every)
+    missing = groups_check(pi, {"dialout", "gpio"})
+    assert (missing.verdict, missing.measured) == (Verdict.FAIL, "pi is not in gpio")
+    assert "sudo usermod -aG gpio pi" in missing.fix
+    assert groups_check(pi, {"dialout"}).verdict is Verdict.OK
+    # a laptop has no gpio group: nothing to join
+    laptop = System(user="pi", groups=frozenset({"pi"}), group_exists=lambda name: False)
+    assert groups_check(laptop, {"gpio"}).verdict is Verdict.SKIP
+    root = groups_check(System(user="root", group_exists=every), {"dialout"})
+    assert root.verdict is Verdict.WARN and "sudo -u companion companion doctor" in root.fix

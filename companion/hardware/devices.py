@@ -12,13 +12,13 @@ import grp
 import os
 import pwd
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from companion.hardware.checkup import Check, Verdict, ok
+from companion.hardware.checkup import Check, Verdict, ok, skipped
 
-__all__ = ["DeviceFacts", "System", "device_checks", "tty_device"]
+__all__ = ["DeviceFacts", "System", "device_checks", "groups_check", "tty_device"]
 
 # nfcpy's own tty path: tty:<name>[:driver]; S0, AMA0, USB0, ACM0 are /dev/tty<name>
 _TTY_PATH = re.compile(r"tty:([^:]+)(?::.*)?")
@@ -38,6 +38,7 @@ class System:
     user: str = field(default_factory=lambda: _user_name())
     groups: frozenset[str] = field(default_factory=lambda: _group_names())
     can_use: Callable[[Path], bool] = field(default=lambda path: os.access(path, os.R_OK | os.W_OK))
+    group_exists: Callable[[str], bool] = field(default=lambda name: _group_exists(name))
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +75,36 @@ def device_checks(zone: str, nfc_path: str, system: System) -> tuple[list[Check]
     if driver == "ftdi_sio":
         checks.append(_latency_check(zone, latency))
     return checks, DeviceFacts(device, True, driver, latency)
+
+
+def groups_check(system: System, wanted: Iterable[str]) -> Check:
+    """Whether the user running the doctor is in the groups the table needs (``dialout`` for
+    serial readers, ``gpio`` for the pins), as the installed service's user is."""
+    needed = sorted(name for name in set(wanted) if system.group_exists(name))
+    if not needed:
+        return skipped("table", "user groups", "no device group needed on this machine")
+    if system.user == "root":
+        return Check(
+            "table",
+            "user groups",
+            Verdict.WARN,
+            "running as root, who may use every device",
+            f"the table's user, in {', '.join(needed)}",
+            fix="Run the doctor as the table's user, so it finds what the table will: "
+            "`sudo -u companion companion doctor --table /etc/companion/table.toml`.",
+        )
+    missing = [name for name in needed if name not in system.groups]
+    if not missing:
+        return ok("table", "user groups", f"{system.user} is in {', '.join(needed)}")
+    return Check(
+        "table",
+        "user groups",
+        Verdict.FAIL,
+        f"{system.user} is not in {', '.join(missing)}",
+        f"in {', '.join(needed)}",
+        fix=f"`sudo usermod -aG {','.join(missing)} {system.user}`, then log out and in again "
+        "(`sudo companion install` puts the service's user companion in them).",
+    )
 
 
 def _missing(zone: str, device: Path) -> Check:
@@ -195,3 +226,11 @@ def _group_names() -> frozenset[str]:
         except KeyError:
             names.add(f"gid {gid}")
     return frozenset(names)
+
+
+def _group_exists(name: str) -> bool:
+    try:
+        grp.getgrnam(name)
+    except KeyError:
+        return False
+    return True

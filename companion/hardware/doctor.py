@@ -162,6 +162,10 @@ def _resting_checks(
     if not probe.wait_for_card(options.timeout):
         why = f"no card was laid on {zone} within {options.timeout:g} s"
         return [skipped(zone, "resting-card READ", why), skipped(zone, "READ failures", why)]
+    uid = probe.resting_uid or ""
+    if len(uid) != 14:  # an NTAG21x has a 7-byte uid; the presence READ assumes one
+        why = f"the card laid (uid {uid}) is not an NTAG sticker: lay one of the game's cards"
+        return [skipped(zone, "resting-card READ", why), skipped(zone, "READ failures", why)]
     series = probe.resting_reads(options.tries)
     fix = (
         "Reading a card that lies still is slow, so lifts are noticed late. Check the link "

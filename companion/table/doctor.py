@@ -16,6 +16,7 @@ from typing import Any
 
 from companion.hardware.checkup import Check, Verdict, ok, skipped
 from companion.hardware.config import TableConfig
+from companion.hardware.devices import groups_check
 from companion.hardware.doctor import ReaderOptions, check_reader
 from companion.hardware.host_checks import SUBJECT, Resolver, gpio_check, name_check, port_check
 from companion.hardware.readers.ntag_sim import NtagCard, Simulator
@@ -72,11 +73,22 @@ def run_doctor(config: TableConfig, options: DoctorOptions) -> DoctorReport:
             checks += _zone_checks(zone.name, zone.reader, context, options.readers)
     finally:
         context.close()
+    checks.append(groups_check(options.readers.system, _groups_needed(config)))
     checks.append(gpio_check(config.pins, options.pin_factory))
     checks.append(store_check(Path(options.db or config.db)))
     checks.append(port_check(config.bind, config.port if options.port is None else options.port))
     checks.append(name_check(config.bind, options.resolver))
     return DoctorReport(tuple(checks))
+
+
+def _groups_needed(config: TableConfig) -> set[str]:
+    """``dialout`` for serial readers, ``gpio`` for pins."""
+    needed = set()
+    if any(spec.startswith(("nfc:tty:", "serial:")) for spec in config.readers.values()):
+        needed.add("dialout")
+    if not config.pins.is_empty:
+        needed.add("gpio")
+    return needed
 
 
 def _zone_checks(

@@ -106,6 +106,11 @@ class ReaderProbe:
                 return False
             sleep(WAIT_PERIOD)
 
+    @property
+    def resting_uid(self) -> str | None:
+        """The uid of the card :meth:`wait_for_card` found (upper-case hex)."""
+        return _uid(self._target) if self._target is not None else None
+
     def resting_reads(self, tries: int) -> Series:
         """``tries`` timed presence READs of the card :meth:`wait_for_card` found, as the
         table's loop makes them; one that fails (no answer, another uid) counts as a failure,
