@@ -50,6 +50,8 @@ def check_reader(zone: str, nfc_path: str, options: ReaderOptions) -> list[Check
             resting = _resting_checks(zone, probe, expected, options)
             checks += resting
     except ReaderError as exc:
+        if any(check.name == "reader opens" for check in checks):
+            return checks + [_stopped(zone, str(exc))]
         return checks + [_unopened(zone, nfc_path, str(exc), facts)]
     if resting[0].verdict is Verdict.SKIP:  # no card was laid: nothing to tap with
         return checks + [skipped(zone, name, resting[0].measured) for name in _CARD_STEPS[2:]]
@@ -79,6 +81,21 @@ def _opened(zone: str, path: str, took: float, expected: Expected) -> Check:
         ),
         value=round(took * 1000, 1),
         details={"link": expected.link},
+    )
+
+
+def _stopped(zone: str, error: str) -> Check:
+    return Check(
+        zone,
+        "reader answers",
+        Verdict.FAIL,
+        error,
+        "answers throughout",
+        fix=(
+            "The reader stopped answering in the middle of the checks: a loose USB cable or "
+            "wire, or a 5 V supply that sags when the field is on (use a powered hub). Fix it "
+            "and run the doctor again."
+        ),
     )
 
 
