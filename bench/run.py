@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import random
 import statistics
@@ -27,6 +28,7 @@ from cpu_bench import bench_cpu
 from dashboard_bench import bench_dashboard
 from league_bench import bench_league
 from nfc_bench import bench_nfc
+from profile_bench import bench_profiles
 from soak_bench import SECONDS as SOAK_SECONDS
 from soak_bench import soak
 from stats import percentile
@@ -121,6 +123,8 @@ def main() -> int:
         help="length of the soak (the figure that counts is the 30-minute one; 0 skips it)",
     )
     args = parser.parse_args()
+    # The figures below are today's simulator speed; profile_bench picks each PN532 profile.
+    os.environ["COMPANION_SIM_PROFILE"] = "ideal"
     catalogue = load_catalogue()
     header, lines = _tape(1, LONG_GAME)
     replay_rate = bench_replay(header, lines)
@@ -150,9 +154,10 @@ def main() -> int:
         **bench_nfc(),
         **bench_table(),
         **bench_cpu(),
-        **bench_dashboard(),
+        **(screen := bench_dashboard()),
         **bench_league(),
         **(soak(args.soak_seconds) if args.soak_seconds > 0 else {}),
+        **bench_profiles(screen=screen),
         "machine": {"python": sys.version.split()[0], "platform": platform.platform()},
         "targets": {
             "replay_events_per_s": ">= 20000",

@@ -76,8 +76,9 @@ class Stored:
 class BenchTable:
     """A running simulated table with a base on ``base-1`` and a pool of tagged minions."""
 
-    def __init__(self, folder: Path) -> None:
-        self.service = simulated_table(TableConfig.simulated(5), str(folder / "t.db"))
+    def __init__(self, folder: Path, config: TableConfig | None = None) -> None:
+        config = config if config is not None else TableConfig.simulated(5)
+        self.service = simulated_table(config, str(folder / "t.db"))
         self.stored = Stored()
         self.service.listen(self.stored.heard)
         self.service.start()
@@ -109,10 +110,12 @@ class BenchTable:
         self.service.store.close()
 
 
-def free_zone(table: BenchTable) -> list[tuple[float, float, TapTiming | None]]:
+def free_zone(
+    table: BenchTable, count: int = FREE_SAMPLES
+) -> list[tuple[float, float, TapTiming | None]]:
     """(placed, stored, stage times) for cards put on an empty zone at a random moment."""
     samples = []
-    for n in range(FREE_SAMPLES):
+    for n in range(count):
         uid = table.minions[n % len(table.minions)]
         table.ready([uid])
         time.sleep(random.uniform(0.05, 0.25))  # a random phase against the reader's polls
@@ -128,9 +131,10 @@ def free_zone(table: BenchTable) -> list[tuple[float, float, TapTiming | None]]:
     return samples
 
 
-def swaps(table: BenchTable, gap_ms: int) -> list[float]:
-    """Place-to-stored (ms) of a card put down ``gap_ms`` after the one before was lifted."""
-    pool = table.minions[: TRIALS + 1]
+def swaps(table: BenchTable, gap_ms: int, trials: int = TRIALS, first: int = 0) -> list[float]:
+    """Place-to-stored (ms) of a card put down ``gap_ms`` after the one before was lifted
+    (minions from number ``first`` on)."""
+    pool = table.minions[first : first + trials + 1]
     table.ready(pool)
     table.antenna.place(table.cards[pool[0]])
     if table.stored.wait(pool[0]) is None:
@@ -151,9 +155,12 @@ def swaps(table: BenchTable, gap_ms: int) -> list[float]:
     return times
 
 
-def rate(table: BenchTable, per_second: float) -> dict[str, Any]:
-    """Distinct cards on one antenna, each swapped for the next every 1/rate seconds."""
-    pool = table.minions[TRIALS + 1 : 2 * TRIALS + 1]
+def rate(
+    table: BenchTable, per_second: float, trials: int = TRIALS, first: int = TRIALS + 1
+) -> dict[str, Any]:
+    """Distinct cards on one antenna, each swapped for the next every 1/rate seconds
+    (minions from number ``first`` on)."""
+    pool = table.minions[first : first + trials]
     table.ready(pool)
     placed: dict[str, float] = {}
     began = time.monotonic() + 0.05

@@ -17,6 +17,11 @@ from companion.table.service import TableService
 from companion.web.app import TOKEN_HEADER, create_app
 from tests.tapes import HEADER as TAPE_HEADER
 
+# Simulated (sim:) zones answer at today's simulator speed unless a test picks a PN532 link
+# profile itself (sim:pi-uart-921600, ReaderContext(clock, "pi-uart-921600")); set before any
+# table starts, so that child processes (companion demo) inherit it.
+os.environ.setdefault("COMPANION_SIM_PROFILE", "ideal")
+
 #: the browser tests' Chromium, page and live-table fixtures
 pytest_plugins = ["tests.browser"]
 

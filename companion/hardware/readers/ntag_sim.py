@@ -4,9 +4,9 @@ driver protocol, so the real nfcpy reader code runs against them (only the trans
 Wire format (nfcpy ``clf/udp.py``): one datagram per RF frame, ``b"106A <hex>"``; ``b"RFOFF"``
 is "field off". Each :class:`SimZone` is one UDP port on 127.0.0.1 (one antenna) answering
 REQA/WUPA, two-level anticollision and SELECT, READ, FAST_READ, GET_VERSION, READ_SIG,
-READ_CNT, WRITE and HLTA like an NTAG21x, and going mute on anything else (as nfcpy expects
-of a Type 2 tag). ``fast_empty`` answers polls of an empty antenna (and 106B/212F polls) with
-``RFOFF`` at once, as real hardware answers "no target" in milliseconds; so it does an
+READ_CNT, PWD_AUTH, WRITE and HLTA like an NTAG21x, and going mute on anything else (as nfcpy
+expects of a Type 2 tag). ``fast_empty`` answers polls of an empty antenna (and 106B/212F
+polls) with ``RFOFF`` at once, as real hardware answers "no target" in milliseconds; so it does an
 anticollision step no card answers (the card was lifted or swapped mid-poll, so the step
 comes out of turn, or a SELECT names a card that was swapped for another: nfcpy re-selects a
 tag by its uid while activating it), where nfcpy's udp driver would otherwise wait 0.5 s for
@@ -37,6 +37,9 @@ class NtagCard:
     uid: bytes
     model: str = "NTAG213"
     memory: bytearray = field(default_factory=bytearray)
+    #: PWD and PACK as delivered (FF FF FF FF, 00 00); memory reads them back as zeros
+    password: bytes = b"\xff\xff\xff\xff"
+    pack: bytes = b"\x00\x00"
 
     def __post_init__(self) -> None:
         if len(self.uid) != 7:
@@ -107,6 +110,8 @@ class NtagCard:
             return bytes(32)  # an originality signature of zeros (unsigned sample)
         if command == 0x39 and len(frame) == 2 and frame[1] == 0x02:
             return bytes(3)
+        if command == 0x1B and len(frame) == 5:  # PWD_AUTH: PACK, or a NAK (4 bits, 0)
+            return self.pack if frame[1:5] == self.password else b"\x00"
         if command == 0xA2 and len(frame) == 6 and 4 <= frame[1] < self.pages - 5:
             self.memory[frame[1] * 4 : frame[1] * 4 + 4] = frame[2:6]
             return ACK

@@ -3,36 +3,46 @@
 =====================  =====================================================================
 ``nfc:<nfcpy path>``   an nfcpy reader: ``nfc:tty:nfc-zone1:pn532``, ``nfc:usb:054c:06c3``, ...
 ``serial:<port>#<n>``  channel ``n`` (0-3) of a reader board on a USB serial port (``#0`` default)
-``sim:``               a zone of the simulated NFC table (real nfcpy threads, UDP transport)
+``sim:[<profile>]``    a zone of the simulated NFC table: an emulated PN532 that nfcpy's own
+                       ``pn532`` driver reads (``sim:ideal``, ``sim:cp210x-115200``, ...;
+                       bare ``sim:`` takes the context's profile), or ``sim:udp`` (nfcpy's
+                       ``udp`` driver against the NTAG simulator)
 ``mock:``              in memory, for unit tests (:class:`.mock.MockReader`)
 =====================  =====================================================================
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 
 from companion.hardware.readers.base import Clock, Reader, ReaderError, Sink
 from companion.hardware.readers.mock import MockReader
 from companion.hardware.readers.nfc_zone import NfcZoneReader
-from companion.hardware.readers.ntag_sim import Simulator
+from companion.hardware.readers.pn532_timing import DEFAULT_PROFILE
 from companion.hardware.readers.serial_board import SerialBoard
+from companion.hardware.readers.sim_table import SimulatedTable, antenna_kinds
+
+SIM_PROFILE_ENV = "COMPANION_SIM_PROFILE"
 
 
 class ReaderContext:
     """Resources zones share: the simulated table, and serial reader boards (one port serves
-    up to four zones). Close it to stop them."""
+    up to four zones). Close it to stop them. ``sim_profile`` is the PN532 link profile a
+    bare ``sim:`` zone emulates: by default ``$COMPANION_SIM_PROFILE``, else
+    ``pi-uart-921600`` (the test suite sets ``ideal``: today's simulator speed)."""
 
-    def __init__(self, clock: Clock) -> None:
+    def __init__(self, clock: Clock, sim_profile: str | None = None) -> None:
         self.clock = clock
-        self._simulator: Simulator | None = None
+        self.sim_profile = sim_profile or os.environ.get(SIM_PROFILE_ENV) or DEFAULT_PROFILE
+        self._simulator: SimulatedTable | None = None
         self._boards: dict[str, SerialBoard] = {}
 
     @property
-    def simulator(self) -> Simulator:
+    def simulator(self) -> SimulatedTable:
         """The simulated NFC table, started on first use."""
         if self._simulator is None:
-            self._simulator = Simulator()
+            self._simulator = SimulatedTable(self.sim_profile)
         return self._simulator
 
     def board(self, port: str) -> SerialBoard:
@@ -59,7 +69,13 @@ def _nfc(rest: str, zone: str, sink: Sink, clock: Clock, context: ReaderContext)
 
 
 def _sim(rest: str, zone: str, sink: Sink, clock: Clock, context: ReaderContext) -> Reader:
-    sim_zone = context.simulator.add_zone(zone)
+    if rest and rest not in antenna_kinds():
+        kinds = ", ".join(["sim:", *(f"sim:{kind}" for kind in antenna_kinds())])
+        raise ReaderError(f"zone {zone}: unknown simulated reader 'sim:{rest}'; use {kinds}")
+    try:
+        sim_zone = context.simulator.add_zone(zone, rest)
+    except ValueError as exc:
+        raise ReaderError(f"zone {zone}: {exc}") from None
     return NfcZoneReader(zone, sink, clock, path=sim_zone.path)
 
 

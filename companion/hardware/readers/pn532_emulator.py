@@ -1,0 +1,310 @@
+"""An emulated PN532 on a pseudo-terminal, so that nfcpy's own ``pn532`` driver runs unchanged.
+
+Usage (tests, benchmarks, ``sim:`` zones)::
+
+    reader = EmulatedPN532("base-1", "pi-uart-921600")   # a pty, and /dev/<name> linking to it
+    clf = nfc.ContactlessFrontend(reader.path)           # "tty:<name>:pn532", nfcpy's driver
+    reader.place(NtagCard.for_card("04A1B2C3D4E5F6", "core/zapbot"))
+    reader.lift()
+    before = reader.stats; ...; spent = reader.stats - before   # round trips, UART bytes, time
+    reader.unplug(); reader.plug()                         # the reader vanishes and comes back
+    reader.close()
+
+The chip (:mod:`.pn532_chip`) speaks the HSU frames of :mod:`.pn532_frames`; each answer is
+delayed by the profile's modelled time (:mod:`.pn532_timing`: UART bytes, USB bridge latency,
+firmware, RF) through ``sleep``, and that time is added to :attr:`EmulatedPN532.stats` whether
+or not it was slept (tests pass a ``sleep`` that returns at once and read the accounting).
+
+nfcpy finds a ``tty:<name>:pn532`` device only in ``/dev``, so the emulator needs a writable
+``/dev`` (root, or a CI container): :class:`EmulatorUnavailable` says so otherwise.
+``drop_reads`` loses that fraction of NTAG READs on air; ``present=False`` makes a reader
+that is missing (its path names no device until :meth:`EmulatedPN532.plug`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import os
+import random
+import re
+import select
+import threading
+import time
+import tty
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from companion.hardware.readers import pn532_timing as timing
+from companion.hardware.readers.ntag_sim import NtagCard
+from companion.hardware.readers.pn532_chip import Pn532Chip, SyntaxFault
+from companion.hardware.readers.pn532_frames import (
+    ACK,
+    ERROR_FRAME,
+    NACK,
+    FrameParser,
+    HostFrame,
+    answer_frame,
+)
+
+DEVICE_DIR = "/dev"
+DEVICE_PREFIX = "pn532emu"
+#: bytes before the start code that wake a powered-down PN532 on HSU (UM0701-02 §7.2.11: the
+#: host sends a long preamble; nfcpy sends ten 00 bytes before its first command)
+WAKE_LEADING = 3
+_numbers = itertools.count(1)
+
+
+class EmulatorUnavailable(OSError):
+    """No emulated PN532 can be made here (``/dev`` is not writable)."""
+
+
+@dataclass(frozen=True)
+class LinkStats:
+    """What crossed the link: command round trips, UART bytes each way (ACKs and preambles
+    included) and the modelled time the host waited for answers."""
+
+    round_trips: int = 0
+    bytes_to_chip: int = 0
+    bytes_from_chip: int = 0
+    modelled_s: float = 0.0
+
+    @property
+    def uart_bytes(self) -> int:
+        return self.bytes_to_chip + self.bytes_from_chip
+
+    def __sub__(self, earlier: LinkStats) -> LinkStats:
+        return LinkStats(
+            self.round_trips - earlier.round_trips,
+            self.bytes_to_chip - earlier.bytes_to_chip,
+            self.bytes_from_chip - earlier.bytes_from_chip,
+            self.modelled_s - earlier.modelled_s,
+        )
+
+    def __add__(self, other: LinkStats) -> LinkStats:
+        return LinkStats(
+            self.round_trips + other.round_trips,
+            self.bytes_to_chip + other.bytes_to_chip,
+            self.bytes_from_chip + other.bytes_from_chip,
+            self.modelled_s + other.modelled_s,
+        )
+
+
+class EmulatedPN532:
+    """One PN532 board with its antenna, on a pty linked from ``/dev/<device_name>``."""
+
+    def __init__(
+        self,
+        name: str,
+        profile: str = timing.DEFAULT_PROFILE,
+        *,
+        drop_reads: float = 0.0,
+        seed: int = 0,
+        present: bool = True,
+        sleep: Callable[[float], None] = time.sleep,
+        clock: Callable[[], float] = time.monotonic,
+        device_dir: str = DEVICE_DIR,
+    ) -> None:
+        self.name = name
+        self.profile = timing.profile_named(profile)
+        self.chip = Pn532Chip(self.profile, drop_reads=drop_reads, rng=random.Random(seed))
+        self.sleep, self.clock = sleep, clock
+        slug = re.sub(r"[^a-zA-Z0-9]+", "-", name).strip("-") or "zone"
+        self.device_name = f"{DEVICE_PREFIX}{os.getpid()}x{next(_numbers)}-{slug}"
+        self.device = os.path.join(device_dir, self.device_name)
+        self._lock = threading.Lock()  # the chip, the card and the counters
+        self._stats = LinkStats()
+        self._fds: tuple[int, int] | None = None
+        self._thread: threading.Thread | None = None
+        self._stop = threading.Event()
+        _check_writable(device_dir)
+        _remove_stale(device_dir)
+        if present:
+            self.plug()
+
+    @property
+    def path(self) -> str:
+        """The nfcpy path of this reader."""
+        return f"tty:{self.device_name}:pn532"
+
+    @property
+    def stats(self) -> LinkStats:
+        with self._lock:
+            return self._stats
+
+    @property
+    def plugged(self) -> bool:
+        return self._fds is not None
+
+    # the card on the antenna (the same calls as the simulator's antennas)
+
+    @property
+    def card(self) -> NtagCard | None:
+        return self.chip.card
+
+    def place(self, card: NtagCard) -> None:
+        with self._lock:
+            self.chip.place(card)
+
+    def lift(self) -> NtagCard | None:
+        with self._lock:
+            card = self.chip.card
+            self.chip.place(None)
+            return card
+
+    # the board coming and going
+
+    def plug(self) -> None:
+        """A fresh pty and the ``/dev`` link to it: the reader is (back) on its port. The chip
+        powers up again: 115200 baud, no field, no selected card."""
+        if self._fds is not None:
+            return
+        master, slave = os.openpty()
+        tty.setraw(slave)  # no echo or line editing before the host configures the port
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(self.device)
+        try:
+            os.symlink(os.ttyname(slave), self.device)
+        except OSError as exc:
+            os.close(master)
+            os.close(slave)
+            raise EmulatorUnavailable(_unwritable(os.path.dirname(self.device), exc)) from None
+        with self._lock:
+            card = self.chip.card
+            self.chip = Pn532Chip(self.profile, drop_reads=self.chip.drop_reads, rng=self.chip.rng)
+            self.chip.place(card)
+        self._fds = (master, slave)
+        self._stop = threading.Event()
+        # "sim-": the benchmarks count simulator threads apart from the table's own
+        name = f"sim-pn532-{self.name}"
+        self._thread = threading.Thread(target=self._serve, name=name, daemon=True)
+        self._thread.start()
+
+    def unplug(self) -> None:
+        """The reader vanishes: its port closes under the host, the ``/dev`` link goes."""
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=2)
+            self._thread = None
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(self.device)
+        if self._fds is not None:
+            for fd in self._fds:
+                with contextlib.suppress(OSError):
+                    os.close(fd)
+            self._fds = None
+
+    # the simulator antennas' names for the same two
+    close = unplug
+    reopen = plug
+
+    # the serving thread
+
+    def _serve(self) -> None:
+        assert self._fds is not None
+        master, stop = self._fds[0], self._stop
+        parser = FrameParser()
+        while not stop.is_set():
+            if not select.select([master], [], [], 0.05)[0]:
+                continue
+            try:
+                data = os.read(master, 4096)
+            except OSError:
+                return
+            received = self.clock()
+            for frame in parser.feed(data):
+                replies = self._answer(frame, received)
+                while replies:  # what the host sees at the same moment goes in one write
+                    at = replies[0][0]
+                    now = [reply for delay, reply in replies if delay == at]
+                    replies = [(delay, reply) for delay, reply in replies if delay != at]
+                    self._send(master, received + at, b"".join(now))
+
+    def _send(self, master: int, at: float, reply: bytes) -> None:
+        wait = at - self.clock()
+        if wait > 0:
+            self.sleep(wait)
+        with contextlib.suppress(OSError):  # the host may be gone already
+            os.write(master, reply)
+
+    def _answer(self, frame: HostFrame, received: float) -> list[tuple[float, bytes]]:
+        """The replies to one host frame, each with when the host sees it (seconds after
+        ``received``), and the accounting of both."""
+        with self._lock:
+            chip, profile = self.chip, self.profile
+            if frame.kind == "ack" or chip.pending_baud is not None:
+                # nfcpy flushes the port's output as it reopens it at the new rate, which on a
+                # pty can discard its ACK after SetSerialBaudrate: its next frame is the cue too
+                chip.host_ack()
+            usb_out = profile.usb_out_s if profile.rf else 0.0
+            wire_in = profile.uart_s(frame.size, chip.baud) + usb_out
+            replies: list[tuple[float, bytes]] = []
+            if frame.kind in ("ack", "nack"):
+                pass  # an ACK aborts; a NACK asks for a resend, but every answer went out whole
+            elif frame.kind == "bad":
+                replies = [(wire_in, NACK)]
+            elif chip.asleep and frame.leading < WAKE_LEADING:
+                pass  # a sleeping PN532 misses a frame sent without a wake-up preamble
+            else:
+                replies = self._execute(frame.body, wire_in)
+            self._count(frame.size, replies)
+            return replies
+
+    def _execute(self, body: bytes, wire_in: float) -> list[tuple[float, bytes]]:
+        chip, profile = self.chip, self.profile
+        try:
+            answer = chip.command(body[1], body[2:])
+            reply, busy = answer_frame(body[1], answer.data), answer.busy_s
+        except SyntaxFault:
+            reply, busy = ERROR_FRAME, 0.0
+        ack_arrives = wire_in + profile.uart_s(len(ACK), chip.baud)
+        done = wire_in + profile.uart_s(len(ACK), chip.baud) + profile.firmware_s + busy
+        answer_arrives = done + profile.uart_s(len(reply), chip.baud)
+        # A round trip starts with the bridge empty: the host sent after it saw the last answer.
+        bridge = timing.Bridge(profile.bridge_latency_s)
+        ack_seen = bridge.deliver(ack_arrives)
+        answer_seen = bridge.deliver(answer_arrives)
+        return [(ack_seen, ACK), (answer_seen, reply)]
+
+    def _count(self, size: int, replies: list[tuple[float, bytes]]) -> None:
+        answered = len(replies) == 2
+        self._stats = self._stats + LinkStats(
+            round_trips=int(answered),
+            bytes_to_chip=size,
+            bytes_from_chip=sum(len(reply) for _, reply in replies),
+            modelled_s=max((at for at, _ in replies), default=0.0) if answered else 0.0,
+        )
+
+
+def _check_writable(device_dir: str) -> None:
+    if not os.access(device_dir, os.W_OK):
+        raise EmulatorUnavailable(_unwritable(device_dir, None))
+
+
+def _unwritable(device_dir: str, error: OSError | None) -> str:
+    why = f" ({error.strerror})" if error is not None else ""
+    return (
+        f"an emulated PN532 needs to link its pty from {device_dir} (nfcpy looks for "
+        f"tty:<name> there), which this process cannot write{why}: run as root or in a "
+        'container, or use the UDP simulator (reader = "sim:udp")'
+    )
+
+
+def _remove_stale(device_dir: str) -> None:
+    """Links left by emulators of processes that died without closing them."""
+    for entry in os.listdir(device_dir):
+        match = re.match(rf"{DEVICE_PREFIX}(\d+)x", entry)
+        if match is None or _alive(int(match.group(1))):
+            continue
+        with contextlib.suppress(OSError):
+            os.unlink(os.path.join(device_dir, entry))
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
