@@ -64,6 +64,18 @@ def test_wrong_options_and_configs_get_a_message_not_a_traceback(tmp_path: Path)
     config = runner.invoke(main, ["doctor", "--table", str(bad)])
     assert config.exit_code == 78 and "unknown reader 'pn532'" in config.output
     assert runner.invoke(main, ["doctor", "--simulate", "--tries", "0"]).exit_code == 2
+    profile = runner.invoke(main, ["doctor", "--table", str(bad), "--profile", "ideal"])
+    assert profile.exit_code == 2 and "--profile is for --simulate" in profile.output
+
+
+def test_a_simulated_ftdi_link_fails_the_doctor(tmp_path: Path) -> None:
+    """--profile emulates a link: what a real board's figures are compared with."""
+    args = ["doctor", "--simulate", "--profile", "ftdi-default", "--zone", "base-1", "--json"]
+    args += ["--no-cards", "--tries", "10", "--db", str(tmp_path / "g.db"), "--port", "0"]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 1, result.output
+    lines = {c["check"]: c for c in json.loads(result.stdout)["checks"] if c["subject"] == "base-1"}
+    assert lines["link round trip"]["verdict"] == "fail" and lines["link round trip"]["value"] > 8
 
 
 def test_the_command_is_in_the_readme_command_table() -> None:

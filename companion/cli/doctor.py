@@ -12,6 +12,7 @@ from companion.errors import CompanionError
 from companion.hardware.checkup import Check, Verdict
 from companion.hardware.config import TableConfig, load_table_config
 from companion.hardware.doctor import ReaderOptions
+from companion.hardware.readers.pn532_timing import PROFILES
 from companion.hardware.readers.trial import Move, Prompt
 from companion.table.doctor import DoctorOptions, DoctorReport, run_doctor
 
@@ -26,6 +27,11 @@ _MARKS = {Verdict.OK: " ok ", Verdict.WARN: "WARN", Verdict.FAIL: "FAIL", Verdic
     help="Table config (the installed table's: /etc/companion/table.toml).",
 )
 @click.option("--simulate", is_flag=True, help="Check a simulated table (no hardware).")
+@click.option(
+    "--profile",
+    type=click.Choice(list(PROFILES)),
+    help="With --simulate: the PN532 link to emulate (default pi-uart-921600).",
+)
 @click.option("--zone", "zones", multiple=True, help="Only this zone (repeatable).")
 @click.option("--db", help="SQLite file of games (default: the config's).")
 @click.option("--port", type=int, help="Dashboard port (default: the config's).")
@@ -39,6 +45,7 @@ _MARKS = {Verdict.OK: " ok ", Verdict.WARN: "WARN", Verdict.FAIL: "FAIL", Verdic
 def doctor(
     table_file: Path | None,
     simulate: bool,
+    profile: str | None,
     zones: tuple[str, ...],
     db: str | None,
     port: int | None,
@@ -52,18 +59,16 @@ def doctor(
     polls, a card's reads, taps), the GPIO pins, the games database, the dashboard's port and
     the table's .local name. Each line: measured, expected, verdict, and what to do. Stop the
     table first (`sudo systemctl stop companion`). Exits 1 if anything failed."""
+    if profile and not simulate:
+        raise click.UsageError("--profile is for --simulate (a real table's readers are real)")
     config = _config(table_file, simulate, zones, tries, taps, wait)
-    readers = ReaderOptions(
-        prompt=None if no_cards else _ask_person(quiet=as_json),
-        tries=tries,
-        taps=taps,
-        timeout=wait,
-    )
+    readers = ReaderOptions(_ask_person(as_json) if not no_cards else None, tries, taps, wait)
     options = DoctorOptions(
         readers=readers,
         db=db,
         port=port,
         zones=zones,
+        sim_profile=profile,
         on_zone=(lambda zone, spec: None) if as_json else _heading,
     )
     report = run_doctor(config, options)
@@ -100,7 +105,7 @@ def _config(
     return config
 
 
-def _ask_person(*, quiet: bool) -> Prompt:
+def _ask_person(quiet: bool) -> Prompt:
     def ask(zone: str, move: Move, words: str) -> float | None:
         # a person's moment is not known: the doctor estimates it from the reader's polls
         click.echo(f"  >> {words}", err=quiet)

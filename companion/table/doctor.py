@@ -2,8 +2,8 @@
 
 Every reader of the table config (:func:`companion.hardware.doctor.check_reader`), then the
 table as a whole: GPIO pins, the games database, the dashboard's port, the ``.local`` name.
-A simulated zone (``sim:``) moves its own card when a step asks for one, so the whole check
-runs on a laptop too.
+A simulated zone (``sim:``, an emulated PN532 on nfcpy's own driver, or the UDP simulator)
+moves its own card when a step asks for one, so the whole check runs on a laptop too.
 """
 
 from __future__ import annotations
@@ -19,8 +19,9 @@ from companion.hardware.config import TableConfig
 from companion.hardware.devices import groups_check
 from companion.hardware.doctor import ReaderOptions, check_reader
 from companion.hardware.host_checks import SUBJECT, Resolver, gpio_check, name_check, port_check
-from companion.hardware.readers.ntag_sim import NtagCard, Simulator
+from companion.hardware.readers.ntag_sim import NtagCard
 from companion.hardware.readers.registry import ReaderContext
+from companion.hardware.readers.sim_table import SimulatedTable
 from companion.hardware.readers.trial import Move, Prompt
 from companion.storage.writable import probe_store
 
@@ -37,6 +38,8 @@ class DoctorOptions:
     port: int | None = None  #: the dashboard's port (default: the config's)
     zones: tuple[str, ...] = ()  #: only these zones (default: every one)
     pin_factory: Any = None
+    #: the PN532 link a bare ``sim:`` zone emulates (default: the reader context's)
+    sim_profile: str | None = None
     resolver: Resolver | None = None
     #: told when a zone's checks start (the CLI prints a heading)
     on_zone: Callable[[str, str], None] = lambda zone, spec: None
@@ -64,7 +67,7 @@ class DoctorReport:
 def run_doctor(config: TableConfig, options: DoctorOptions) -> DoctorReport:
     """Every check, in the order a person fixes things: readers first, then the table."""
     checks: list[Check] = []
-    context = ReaderContext(time.monotonic)
+    context = ReaderContext(time.monotonic, options.sim_profile)
     try:
         for zone in config.zones:
             if options.zones and zone.name not in options.zones:
@@ -98,7 +101,10 @@ def _zone_checks(
     if kind == "nfc":
         return check_reader(zone, rest, options)
     if kind == "sim":
-        antenna = context.simulator.add_zone(zone)
+        try:
+            antenna = context.simulator.add_zone(zone, rest)
+        except ValueError as exc:  # the config check lets any sim: through
+            return [Check(zone, "reader", Verdict.FAIL, str(exc), "a simulated reader")]
         prompt = simulated_prompt(context.simulator) if options.prompt is not None else None
         return check_reader(zone, antenna.path, replace(options, prompt=prompt))
     if kind == "serial":
@@ -113,7 +119,7 @@ def _zone_checks(
     return [skipped(zone, "reader", f"{spec} is an in-memory reader (tests)")]
 
 
-def simulated_prompt(simulator: Simulator) -> Prompt:
+def simulated_prompt(simulator: SimulatedTable) -> Prompt:
     """A prompt that does what it asks on the simulated table, at once."""
 
     def move(zone: str, action: Move, words: str) -> float:

@@ -1,0 +1,148 @@
+"""`companion doctor` against emulated PN532s on nfcpy's own ``pn532`` driver, in every link
+profile: a reader that is missing, one behind an FTDI bridge at its default latency timer, one
+that loses 5 % of its READs. The test lays and lifts the cards the doctor asks for.
+
+Timings run in real time (the emulator sleeps its modelled time) on a loaded machine, so the
+assertions hold the verdicts the profiles must get, not exact figures."""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from companion.hardware.checkup import Check, Verdict
+from companion.hardware.devices import System
+from companion.hardware.doctor import ReaderOptions, check_reader
+from companion.hardware.readers.ntag_sim import NtagCard
+from companion.hardware.readers.pn532_emulator import EmulatedPN532, EmulatorUnavailable
+from companion.hardware.readers.trial import Move
+
+UID = "04A1B2C3D4E5F6"
+
+
+@pytest.fixture
+def made() -> Iterator[list[EmulatedPN532]]:
+    readers: list[EmulatedPN532] = []
+    yield readers
+    for reader in readers:
+        reader.close()
+
+
+def emulate(made: list[EmulatedPN532], profile: str, **options: object) -> EmulatedPN532:
+    try:
+        reader = EmulatedPN532("doctor", profile, **options)  # type: ignore[arg-type]
+    except EmulatorUnavailable as exc:
+        pytest.skip(str(exc))
+    made.append(reader)
+    return reader
+
+
+def hand(reader: EmulatedPN532) -> object:
+    def move(zone: str, action: Move, words: str) -> float:
+        if action == "lay":
+            reader.place(NtagCard.for_card(UID, "core/zapbot"))
+        else:
+            reader.lift()
+        return time.monotonic()
+
+    return move
+
+
+def behind(reader: EmulatedPN532, tmp_path: Path, driver: str, latency: int | None) -> System:
+    """A fake sysfs in which the emulator's pseudo-terminal is run by kernel ``driver``."""
+    pts = os.path.realpath(reader.device).removeprefix("/dev/").replace("/", "!")
+    node = tmp_path / "class/tty" / pts / "device"
+    node.mkdir(parents=True)
+    (tmp_path / "drivers" / driver).mkdir(parents=True)
+    (node / "driver").symlink_to(tmp_path / "drivers" / driver)
+    if latency is not None:
+        (node / "latency_timer").write_text(f"{latency}\n")
+    return System(sysfs=tmp_path, user="pi", groups=frozenset({"dialout"}))
+
+
+def run(reader: EmulatedPN532, system: System | None = None, **more: float) -> dict[str, Check]:
+    options = ReaderOptions(
+        prompt=hand(reader),  # type: ignore[arg-type]
+        tries=int(more.get("tries", 30)),
+        taps=int(more.get("taps", 1)),
+        timeout=5.0,
+        **({"system": system} if system else {}),
+    )
+    return {check.name: check for check in check_reader("base-1", reader.path, options)}
+
+
+@pytest.mark.parametrize(
+    ("profile", "driver"),
+    [("ideal", None), ("pi-uart-921600", "uart-pl011"), ("cp210x-115200", "cp210x")],
+)
+def test_a_healthy_reader_passes_in_every_fast_profile(
+    made: list[EmulatedPN532], tmp_path: Path, profile: str, driver: str | None
+) -> None:
+    reader = emulate(made, profile)
+    system = behind(reader, tmp_path, driver, None) if driver else None
+    checks = run(reader, system)
+    assert checks["firmware"].measured == "PN532 v1.6"
+    failed = [check for check in checks.values() if check.verdict is Verdict.FAIL]
+    assert failed == []
+    for name in ("link round trip", "empty poll", "resting-card READ", "place -> event", "removal"):
+        assert checks[name].value is not None and checks[name].value > 0, name
+    assert checks["READ failures"].measured == "0 of 30 (0.0 %)"
+    if driver == "uart-pl011":
+        assert "PL011" in checks["reader opens"].measured
+    # a modelled link is slower than no model at all: its round trip shows it
+    rtt = checks["link round trip"].value
+    assert rtt is not None and (rtt < 1.0 if profile == "ideal" else rtt > 0.3)
+
+
+def test_an_ftdi_bridge_at_the_default_timer_is_flagged(
+    made: list[EmulatedPN532], tmp_path: Path
+) -> None:
+    reader = emulate(made, "ftdi-default")
+    checks = run(reader, behind(reader, tmp_path, "ftdi_sio", 16), tries=10)
+    timer = checks["FTDI latency timer"]
+    assert (timer.verdict, timer.measured) == (Verdict.FAIL, "16 ms")
+    assert 'ATTR{latency_timer}="1"' in timer.fix
+    link = checks["link round trip"]  # every answer waits in the bridge: > 8 ms
+    assert link.verdict is Verdict.FAIL and link.value is not None and link.value > 8
+    assert "latency timer" in link.fix
+    assert checks["place -> event"].verdict is Verdict.FAIL  # ~0.6 s: a card seen late
+    assert checks["removal"].verdict is not Verdict.OK
+
+
+def test_a_reader_dropping_5_percent_of_reads_reports_its_failure_rate(
+    made: list[EmulatedPN532],
+) -> None:
+    reader = emulate(made, "ideal", drop_reads=0.05, seed=7)
+    checks = run(reader, tries=400, taps=0)
+    failures = checks["READ failures"]
+    assert failures.verdict is Verdict.FAIL
+    assert failures.value is not None and 2.5 < failures.value < 8.5, failures.measured
+    assert failures.details["tries"] == 400
+    assert "placement.md" in failures.fix
+
+
+def test_a_missing_reader_fails_at_found_and_skips_the_rest(made: list[EmulatedPN532]) -> None:
+    reader = emulate(made, "pi-uart-921600", present=False)
+    checks = run(reader)
+    found = checks["reader found"]
+    assert found.verdict is Verdict.FAIL and found.measured.endswith("does not exist")
+    assert all(c.verdict is Verdict.SKIP for name, c in checks.items() if name != "reader found")
+    reader.plug()  # plugged in after all: the doctor finds it
+    assert run(reader, tries=5, taps=0)["reader found"].verdict is Verdict.OK
+
+
+def test_a_reader_unplugged_mid_check_says_so(made: list[EmulatedPN532]) -> None:
+    reader = emulate(made, "ideal")
+
+    def unplug(zone: str, action: Move, words: str) -> None:
+        reader.unplug()
+
+    options = ReaderOptions(prompt=unplug, tries=5, timeout=2.0)
+    checks = {c.name: c for c in check_reader("base-1", reader.path, options)}
+    answers = checks["reader answers"]
+    assert answers.verdict is Verdict.FAIL and "loose USB cable" in answers.fix
+    assert checks["reader opens"].verdict is Verdict.OK
