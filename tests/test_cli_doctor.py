@@ -5,12 +5,17 @@ from __future__ import annotations
 
 import json
 import socket
+import threading
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
 from companion.cli.main import main
+from companion.hardware.host_checks import table_running
+from companion.table.service import TableService
+from companion.web.server import Dashboard
+from tests.conftest import TOKEN
 
 ROOT = Path(__file__).resolve().parent.parent
 MISSING = "nfc-zone9"  # no such device on a test machine
@@ -81,3 +86,24 @@ def test_a_simulated_ftdi_link_fails_the_doctor(tmp_path: Path) -> None:
 def test_the_command_is_in_the_readme_command_table() -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert "\n| `companion doctor --table FILE" in readme
+
+
+def test_a_running_table_is_left_alone(service: TableService, tmp_path: Path) -> None:
+    """The real dashboard on waitress answers: the doctor does not touch the readers."""
+    dashboard = Dashboard(service, host="127.0.0.1", port=0, token=TOKEN, simulated=False)
+    thread = threading.Thread(target=dashboard.serve_forever, daemon=True)
+    thread.start()
+    try:
+        assert table_running("0.0.0.0", dashboard.port)
+        args = ["doctor", "--simulate", "--json", "--port", str(dashboard.port)]
+        result = CliRunner().invoke(main, [*args, "--db", str(tmp_path / "g.db")])
+    finally:
+        dashboard.close()
+        thread.join(timeout=5)
+    assert result.exit_code == 1, result.output
+    checks = json.loads(result.stdout)["checks"]
+    running = [c for c in checks if c["check"] == "table stopped"]
+    assert running and running[0]["verdict"] == "fail" and "systemctl stop" in running[0]["fix"]
+    readers = [c for c in checks if c["subject"] != "table"]
+    assert {(c["check"], c["measured"]) for c in readers} == {("reader", "the table is running")}
+    assert not table_running("127.0.0.1", free_port())

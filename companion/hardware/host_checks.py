@@ -10,17 +10,19 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import json
 import socket
 import threading
+import urllib.request
 from collections.abc import Callable
 from typing import Any
 
 from companion.hardware.checkup import Check, Verdict, ok, skipped
 from companion.hardware.feedback import FeedbackError, open_feedback
-from companion.hardware.network import LOOPBACK, local_name
+from companion.hardware.network import LOOPBACK, WILDCARDS, local_name
 from companion.hardware.pinmap import PinMap
 
-__all__ = ["gpio_check", "name_check", "port_check"]
+__all__ = ["gpio_check", "name_check", "port_check", "running_check", "table_running"]
 
 SUBJECT = "table"
 #: a .local look-up without mDNS can hang for seconds: give up after this long
@@ -84,6 +86,33 @@ def _port_taken(where: str, exc: OSError) -> Check:
             'bind = "0.0.0.0" (every network) or "127.0.0.1" (this machine only).'
         )
     return Check(SUBJECT, "dashboard port", Verdict.FAIL, measured, "free", fix)
+
+
+def table_running(bind: str, port: int, timeout: float = 1.0) -> bool:
+    """Whether a table's dashboard answers on ``bind``:``port`` (its readers are then in use:
+    a second program talking to a PN532 garbles both)."""
+    host = "127.0.0.1" if bind in WILDCARDS or bind in LOOPBACK else bind
+    if ":" in host:
+        host = f"[{host}]"
+    try:
+        with urllib.request.urlopen(f"http://{host}:{port}/api/readers", timeout=timeout) as answer:
+            document = json.loads(answer.read(1_000_000))
+    except (OSError, ValueError):
+        return False
+    return isinstance(document, dict) and "readers" in document
+
+
+def running_check(port: int) -> Check:
+    """A failure line for a table found running (see :func:`table_running`)."""
+    return Check(
+        SUBJECT,
+        "table stopped",
+        Verdict.FAIL,
+        f"a table is running and serving on port {port}",
+        "stopped while the doctor runs",
+        fix="Stop it first (`sudo systemctl stop companion`), run the doctor, then start it "
+        "again (`sudo systemctl start companion`): two programs cannot share a reader.",
+    )
 
 
 def name_check(bind: str, resolver: Resolver | None = None, timeout: float = NAME_TIMEOUT) -> Check:

@@ -18,7 +18,15 @@ from companion.hardware.checkup import Check, Verdict, ok, skipped
 from companion.hardware.config import TableConfig
 from companion.hardware.devices import groups_check
 from companion.hardware.doctor import ReaderOptions, check_reader
-from companion.hardware.host_checks import SUBJECT, Resolver, gpio_check, name_check, port_check
+from companion.hardware.host_checks import (
+    SUBJECT,
+    Resolver,
+    gpio_check,
+    name_check,
+    port_check,
+    running_check,
+    table_running,
+)
 from companion.hardware.readers.ntag_sim import NtagCard
 from companion.hardware.readers.registry import ReaderContext
 from companion.hardware.readers.sim_table import SimulatedTable
@@ -67,11 +75,15 @@ class DoctorReport:
 def run_doctor(config: TableConfig, options: DoctorOptions) -> DoctorReport:
     """Every check, in the order a person fixes things: readers first, then the table."""
     checks: list[Check] = []
+    port = config.port if options.port is None else options.port
+    zones = [z for z in config.zones if not options.zones or z.name in options.zones]
+    if port and table_running(config.bind, port):  # its readers are busy: leave them be
+        checks.append(running_check(port))
+        checks += [skipped(z.name, "reader", "the table is running") for z in zones]
+        zones = []
     context = ReaderContext(time.monotonic, options.sim_profile)
     try:
-        for zone in config.zones:
-            if options.zones and zone.name not in options.zones:
-                continue
+        for zone in zones:
             options.on_zone(zone.name, zone.reader)
             checks += _zone_checks(zone.name, zone.reader, context, options.readers)
     finally:
@@ -79,7 +91,7 @@ def run_doctor(config: TableConfig, options: DoctorOptions) -> DoctorReport:
     checks.append(groups_check(options.readers.system, _groups_needed(config)))
     checks.append(gpio_check(config.pins, options.pin_factory))
     checks.append(store_check(Path(options.db or config.db)))
-    checks.append(port_check(config.bind, config.port if options.port is None else options.port))
+    checks.append(port_check(config.bind, port))
     checks.append(name_check(config.bind, options.resolver))
     return DoctorReport(tuple(checks))
 
