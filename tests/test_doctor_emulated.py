@@ -13,7 +13,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
+from companion.cli.main import main
 from companion.hardware.checkup import Check, Verdict
 from companion.hardware.devices import System
 from companion.hardware.doctor import ReaderOptions, check_reader
@@ -146,3 +148,20 @@ def test_a_reader_unplugged_mid_check_says_so(made: list[EmulatedPN532]) -> None
     answers = checks["reader answers"]
     assert answers.verdict is Verdict.FAIL and "loose USB cable" in answers.fix
     assert checks["reader opens"].verdict is Verdict.OK
+
+
+def test_the_command_checks_an_nfc_zone_on_the_real_driver_path(
+    made: list[EmulatedPN532], tmp_path: Path
+) -> None:
+    reader = emulate(made, "pi-uart-921600")
+    table = tmp_path / "table.toml"
+    table.write_text(
+        f'[table]\ndb = "{tmp_path / "g.db"}"\n[zones.base-1]\nreader = "nfc:{reader.path}"\n'
+    )
+    args = ["doctor", "--table", str(table), "--no-cards", "--tries", "20", "--port", "0"]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 0, result.output
+    assert f"base-1 (nfc:{reader.path}): checking..." in result.output
+    assert "[ ok ] firmware: PN532 v1.6  (expected PN532 v1.x)" in result.output
+    assert "[ -- ] removal: --no-cards" in result.output
+    assert result.output.rstrip().splitlines()[-1].startswith("all good: ")
