@@ -165,3 +165,26 @@ def test_the_command_checks_an_nfc_zone_on_the_real_driver_path(
     assert "[ ok ] firmware: PN532 v1.6  (expected PN532 v1.x)" in result.output
     assert "[ -- ] removal: --no-cards" in result.output
     assert result.output.rstrip().splitlines()[-1].startswith("all good: ")
+
+
+def test_a_port_where_no_pn532_answers_fails_to_open_after_retries() -> None:
+    """A bridge whose PN532 is silent (mode switches wrong, TX/RX not crossed): a pty nobody
+    answers on."""
+    main_end, reader_end = os.openpty()
+    name = f"pn532emu{os.getpid()}x-silent"
+    try:
+        os.symlink(os.ttyname(reader_end), f"/dev/{name}")
+    except OSError as exc:
+        os.close(main_end)
+        os.close(reader_end)
+        pytest.skip(f"/dev is not writable here: {exc}")
+    try:
+        checks = check_reader("base-1", f"tty:{name}:pn532", ReaderOptions(tries=5))
+    finally:
+        os.unlink(f"/dev/{name}")
+        os.close(main_end)
+        os.close(reader_end)
+    opens = checks[2]
+    assert (opens.name, opens.verdict) == ("reader opens", Verdict.FAIL)
+    assert opens.measured.endswith("(3 tries)") and "mode switches both OFF" in opens.fix
+    assert [c.verdict for c in checks[3:]] == [Verdict.SKIP] * 7

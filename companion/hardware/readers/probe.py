@@ -25,6 +25,10 @@ __all__ = ["ReaderProbe", "firmware_text"]
 
 #: how often a waiting probe senses for the card a person is laying down
 WAIT_PERIOD = 0.05
+#: opens tried before a reader counts as failing (the table's reader retries with back-off;
+#: an occasional failed first open is normal, §6 no. 2), and the pause between them
+OPEN_ATTEMPTS = 3
+OPEN_PAUSE = 0.2
 
 
 class ReaderProbe:
@@ -37,6 +41,7 @@ class ReaderProbe:
         self._target: Any = None  # the resting card's target, while it is selected
         #: seconds the last :meth:`open` took (nfcpy's driver init, baud switch included)
         self.open_time = 0.0
+        self.open_attempts = 0  #: how many opens the last :meth:`open` took
         self._wanted = nfc.clf.RemoteTarget("106A")
 
     def __enter__(self) -> ReaderProbe:
@@ -46,18 +51,29 @@ class ReaderProbe:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def open(self) -> None:
-        """:raises ReaderError: nfcpy found no reader at the path, or failed opening it."""
-        clf = nfc.ContactlessFrontend()
-        started = self.clock()
-        try:
-            opened = clf.open(self.path)
-        except Exception as exc:  # nfcpy raises IOError, ValueError, its own errors
-            raise ReaderError(f"nfcpy cannot open {self.path}: {exc}") from None
-        if not opened:
-            raise ReaderError(f"nfcpy found no reader at {self.path}")
-        self._clf = clf
-        self.open_time = self.clock() - started
+    def open(
+        self, attempts: int = OPEN_ATTEMPTS, sleep: Callable[[float], None] = time.sleep
+    ) -> None:
+        """Open the reader, as the table does: a failed open is tried again after a pause.
+
+        :raises ReaderError: nfcpy found no reader at the path, or failed ``attempts`` times.
+        """
+        for attempt in range(1, attempts + 1):
+            clf = nfc.ContactlessFrontend()
+            started = self.clock()
+            try:
+                opened = clf.open(self.path)
+                error = None if opened else f"nfcpy found no reader at {self.path}"
+            except Exception as exc:  # nfcpy raises IOError, ValueError, its own errors
+                error = f"nfcpy cannot open {self.path}: {exc}"
+            if error is None:
+                self._clf = clf
+                self.open_time = self.clock() - started
+                self.open_attempts = attempt
+                return
+            if attempt < attempts:
+                sleep(OPEN_PAUSE)
+        raise ReaderError(f"{error} ({attempts} tries)")
 
     def close(self) -> None:
         if self._clf is not None:
