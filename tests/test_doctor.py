@@ -78,12 +78,19 @@ def test_a_working_zone_is_measured_line_by_line_and_passes(antenna: SimZone) ->
         "empty poll",
         "resting-card READ",
         "READ failures",
+        "reader answers",
         "place -> event",
         "removal",
     ]
     # a simulated antenna has no PN53x chip: nothing to ask its firmware
     assert checks["firmware"].verdict is Verdict.SKIP
-    for name in ("reader opens", "empty poll", "resting-card READ", "READ failures"):
+    for name in (
+        "reader opens",
+        "empty poll",
+        "resting-card READ",
+        "READ failures",
+        "reader answers",
+    ):
         assert checks[name].verdict is Verdict.OK, checks[name]
     assert checks["empty poll"].details["tries"] == 40
     assert checks["READ failures"].measured == "0 of 40 (0.0 %)"

@@ -8,6 +8,7 @@ assertions hold the verdicts the profiles must get, not exact figures."""
 from __future__ import annotations
 
 import os
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -70,7 +71,7 @@ def run(reader: EmulatedPN532, system: System | None = None, **more: float) -> d
     options = ReaderOptions(
         prompt=hand(reader),  # type: ignore[arg-type]
         tries=int(more.get("tries", 30)),
-        taps=int(more.get("taps", 1)),
+        taps=int(more.get("taps", 3)),
         timeout=5.0,
         **({"system": system} if system else {}),
     )
@@ -188,3 +189,24 @@ def test_a_port_where_no_pn532_answers_fails_to_open_after_retries() -> None:
     assert (opens.name, opens.verdict) == ("reader opens", Verdict.FAIL)
     assert opens.measured.endswith("(3 tries)") and "mode switches both OFF" in opens.fix
     assert [c.verdict for c in checks[3:]] == [Verdict.SKIP] * 7
+
+
+def test_an_answer_the_link_loses_is_counted_not_taken_for_the_card(
+    made: list[EmulatedPN532],
+) -> None:
+    """One answer held past nfcpy's 100 ms ACK wait: a link error, and no READ failure."""
+    held = threading.Event()
+
+    def late_once(seconds: float) -> None:
+        if reader.card is not None and not held.is_set():
+            held.set()
+            seconds += 0.25
+        time.sleep(seconds)
+
+    reader = emulate(made, "pi-uart-921600", sleep=late_once)
+    checks = run(reader, tries=30, taps=0)
+    answers = checks["reader answers"]
+    assert held.is_set()
+    assert answers.verdict in (Verdict.WARN, Verdict.FAIL)
+    assert answers.details["link_errors"] >= 1 and "wires" in answers.fix
+    assert checks["READ failures"].verdict is Verdict.OK

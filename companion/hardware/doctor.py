@@ -14,7 +14,13 @@ from dataclasses import dataclass, field
 
 from companion.hardware.checkup import Check, Limits, Series, Verdict, ok, skipped
 from companion.hardware.devices import DeviceFacts, System, device_checks
-from companion.hardware.expected import OPEN_TIME, READ_FAILURES, Expected, expected_for
+from companion.hardware.expected import (
+    LINK_ERRORS,
+    OPEN_TIME,
+    READ_FAILURES,
+    Expected,
+    expected_for,
+)
 from companion.hardware.readers.base import ReaderError
 from companion.hardware.readers.probe import ReaderProbe
 from companion.hardware.readers.trial import Prompt, TapTrial
@@ -46,9 +52,10 @@ def check_reader(zone: str, nfc_path: str, options: ReaderOptions) -> list[Check
             checks += _link_checks(zone, probe, expected, options)
             checks += _empty_check(zone, probe, expected, options)
             if options.prompt is None:
+                checks.append(_answers(zone, probe))
                 return checks + [skipped(zone, name, "--no-cards") for name in _CARD_STEPS]
             resting = _resting_checks(zone, probe, expected, options)
-            checks += resting
+            checks += [*resting, _answers(zone, probe)]
     except ReaderError as exc:
         if any(check.name == "reader opens" for check in checks):
             return checks + [_stopped(zone, str(exc))]
@@ -93,6 +100,30 @@ def _opened(zone: str, path: str, probe: ReaderProbe, expected: Expected) -> Che
 
 def _ordinal(number: int) -> str:
     return {1: "1st", 2: "2nd", 3: "3rd"}.get(number, f"{number}th")
+
+
+def _answers(zone: str, probe: ReaderProbe) -> Check:
+    """How many of the probe's commands the link failed (no ACK within nfcpy's 100 ms, a
+    garbled frame): the table's reader reopens on each, so a few are a warning."""
+    rate = 100 * probe.link_errors / max(1, probe.commands)
+    measured = f"{probe.link_errors} of {probe.commands} commands without an answer"
+    verdict = LINK_ERRORS.verdict(rate) if probe.link_errors else Verdict.OK
+    return Check(
+        zone,
+        "reader answers",
+        verdict,
+        measured,
+        f"none (over {LINK_ERRORS.fail:g} %: failing)",
+        fix=""
+        if verdict is Verdict.OK
+        else (
+            "The link to the reader loses commands; the table then reopens the reader and "
+            "misses cards meanwhile. Check the wires between the PN532 and its bridge (short, "
+            "firmly seated), the USB cable, and the 5 V supply (a powered hub)."
+        ),
+        value=round(rate, 2),
+        details={"commands": probe.commands, "link_errors": probe.link_errors},
+    )
 
 
 def _stopped(zone: str, error: str) -> Check:

@@ -40,6 +40,10 @@ READ_FAILURES = Limits(0.0, 0.1, 1.0, unit="%")
 #: name 1.5 s for its first answer, so past 3 s the reader barely answers
 OPEN_TIME = Limits(100, 300, 3000)
 
+#: the share of commands the link may fail (no ACK, a garbled frame): none is expected; the
+#: table's reader reopens after each, missing cards meanwhile
+LINK_ERRORS = Limits(0.0, 0.0, 1.0, unit="%")
+
 _SLOW_LINK = 8.0  # §6 no. 1: "more than 8 ms means the latency timer or a wrong baud"
 _EMPTY_PERIOD = 50.0  # presence.EMPTY_PERIOD: an empty antenna is polled every 50 ms
 _PRESENT_PERIOD = 35.0  # presence.PRESENT_PERIOD: a resting card every 35 ms

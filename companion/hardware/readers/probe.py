@@ -25,6 +25,10 @@ __all__ = ["ReaderProbe", "firmware_text"]
 
 #: how often a waiting probe senses for the card a person is laying down
 WAIT_PERIOD = 0.05
+#: link failures in a row after which the reader counts as gone (one is a late answer)
+LINK_ERRORS_IN_A_ROW = 3
+#: what a call the link failed returns instead of an answer
+LINK_ERROR = object()
 #: opens tried before a reader counts as failing (the table's reader retries with back-off;
 #: an occasional failed first open is normal, §6 no. 2), and the pause between them
 OPEN_ATTEMPTS = 3
@@ -42,6 +46,9 @@ class ReaderProbe:
         #: seconds the last :meth:`open` took (nfcpy's driver init, baud switch included)
         self.open_time = 0.0
         self.open_attempts = 0  #: how many opens the last :meth:`open` took
+        self.commands = 0  #: nfcpy calls made through the open reader
+        self.link_errors = 0  #: of them, those the link failed (not the card)
+        self._in_a_row = 0
         self._wanted = nfc.clf.RemoteTarget("106A")
 
     def __enter__(self) -> ReaderProbe:
@@ -94,17 +101,21 @@ class ReaderProbe:
         chipset = getattr(self.clf.device, "chipset", None)
         if chipset is None or not hasattr(chipset, "get_firmware_version"):
             return None
-        version = firmware_text(bytes(chipset.get_firmware_version()))
-        return version, self._timed(chipset.get_firmware_version, tries)
+        answer = self._call(chipset.get_firmware_version)
+        while answer is LINK_ERROR:  # until it answers, or ReaderError after a few in a row
+            answer = self._call(chipset.get_firmware_version)
+        return firmware_text(bytes(answer)), self._timed(chipset.get_firmware_version, tries)
 
     def empty_senses(self, tries: int) -> tuple[Series, int]:
         """``tries`` timed ``sense()`` calls on what should be an empty antenna, and how many
-        of them found a card anyway."""
+        of them found a card anyway (a try the link failed is left out, and counted)."""
         found = 0
         durations = []
         for _ in range(tries):
             started = self.clock()
             target = self._sense()
+            if target is LINK_ERROR:
+                continue
             durations.append(self.clock() - started)
             found += target is not None
         self._target = None
@@ -115,7 +126,7 @@ class ReaderProbe:
         deadline = self.clock() + timeout
         while True:
             target = self._sense()
-            if target is not None and _uid(target):
+            if target is not None and target is not LINK_ERROR and _uid(target):
                 self._target = target
                 return True
             if self.clock() >= deadline:
@@ -129,8 +140,9 @@ class ReaderProbe:
 
     def resting_reads(self, tries: int) -> Series:
         """``tries`` timed presence READs of the card :meth:`wait_for_card` found, as the
-        table's loop makes them; one that fails (no answer, another uid) counts as a failure,
-        and the card is selected again before the next (as the loop senses after a miss)."""
+        table's loop makes them. One the card does not answer (or another uid answers) is a
+        failure; one the link fails is left out (and counted in :attr:`link_errors`). After
+        either, the card is selected again before the next (as the loop senses after a miss)."""
         if self._target is None:
             raise ReaderError("no resting card to read: wait_for_card() first")
         uid = _uid(self._target)
@@ -143,26 +155,51 @@ class ReaderProbe:
             if answered == uid:
                 durations.append(took)
                 continue
-            failures += 1
-            self._target = self._sense() or self._target  # reselect it (untimed)
+            failures += answered is not LINK_ERROR
+            target = self._sense()  # reselect it (untimed)
+            if target is not None and target is not LINK_ERROR:
+                self._target = target
         return Series.of(durations, failures)
 
-    def _read_uid(self) -> str | None:
+    def _read_uid(self) -> object:
+        """The uid a presence READ answers, None without an answer, or :data:`LINK_ERROR`."""
         try:
-            pages = self.clf.exchange(bytearray(PRESENCE_READ), PRESENCE_TIMEOUT)
+            pages = self._call(self.clf.exchange, bytearray(PRESENCE_READ), PRESENCE_TIMEOUT)
         except nfc.clf.CommunicationError:
             return None
+        if pages is LINK_ERROR:
+            return LINK_ERROR
         if pages is None or len(pages) < 8:
             return None
         return bytes(pages[0:3] + pages[4:8]).hex().upper()
 
     def _sense(self) -> Any:
+        """What one ``sense()`` found: a target, None, or :data:`LINK_ERROR`."""
         try:
-            return self.clf.sense(self._wanted, iterations=1)
+            return self._call(self.clf.sense, self._wanted, iterations=1)
         except nfc.clf.CommunicationError:
             return None
-        except Exception as exc:  # the device went away mid-measurement
-            raise ReaderError(f"{self.path} stopped answering: {exc}") from None
+
+    def _call(self, call: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        """``call(...)``, or :data:`LINK_ERROR` if the link failed it (nfcpy's IOError: no ACK
+        within 100 ms, a garbled frame). RF outcomes (nfcpy's CommunicationError) pass through.
+
+        :raises ReaderError: after :data:`LINK_ERRORS_IN_A_ROW` link failures in a row.
+        """
+        self.commands += 1
+        try:
+            result = call(*args, **kwargs)
+        except nfc.clf.CommunicationError:
+            self._in_a_row = 0
+            raise
+        except Exception as exc:  # IOError from the link; nfcpy raises others as it fails
+            self.link_errors += 1
+            self._in_a_row += 1
+            if self._in_a_row >= LINK_ERRORS_IN_A_ROW:
+                raise ReaderError(f"{self.path} stopped answering: {exc}") from None
+            return LINK_ERROR
+        self._in_a_row = 0
+        return result
 
     def _timed(self, call: Callable[[], object], tries: int) -> Series:
         durations: list[float] = []
@@ -170,8 +207,10 @@ class ReaderProbe:
         for _ in range(tries):
             started = self.clock()
             try:
-                call()
-            except Exception:
+                answer = self._call(call)
+            except nfc.clf.CommunicationError:
+                answer = LINK_ERROR
+            if answer is LINK_ERROR:
                 failures += 1
                 continue
             durations.append(self.clock() - started)
