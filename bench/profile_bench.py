@@ -158,10 +158,11 @@ def table_figures(profile: str) -> dict[str, Any]:
                 for gap, first in zip(SWAP_GAPS_MS, swap_first, strict=True)
             }
             rate_first = swap_first[-1] + SWAP_TRIALS + 1
-            tried = [
-                rate(table, per_second, RATE_CARDS, rate_first + n * RATE_CARDS)
-                for n, per_second in enumerate(RATES)
-            ]
+            tried = []
+            for n, per_second in enumerate(RATES):
+                tried.append(rate(table, per_second, RATE_CARDS, rate_first + n * RATE_CARDS))
+                if tried[-1]["lost"]:
+                    break  # a faster rate loses cards too (this keeps a slow link's run short)
         finally:
             table.close()
     stored = [(at - placed) * 1000 for placed, at, _ in free]

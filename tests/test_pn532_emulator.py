@@ -16,7 +16,6 @@ import pytest
 
 from companion.hardware.readers.ndef_card import card_record, decode_card_id
 from companion.hardware.readers.ntag_sim import NtagCard
-from companion.hardware.readers.pn532_chip import Pn532Chip, SyntaxFault
 from companion.hardware.readers.pn532_emulator import (
     EmulatedPN532,
     EmulatorUnavailable,
@@ -26,11 +25,9 @@ from companion.hardware.readers.pn532_frames import (
     ACK,
     ERROR_FRAME,
     NACK,
-    FrameParser,
     answer_frame,
     information_frame,
 )
-from companion.hardware.readers.pn532_timing import profile_named
 
 UID = "04A1B2C3D4E5F6"
 A = nfc.clf.RemoteTarget("106A")
@@ -261,18 +258,6 @@ def test_set_serial_baudrate_takes_effect_on_the_host_ack(reader: EmulatedPN532,
     until(lambda: reader.chip.baud == 921600)
 
 
-def test_the_parser_keeps_partial_frames_and_skips_noise() -> None:
-    parser = FrameParser()
-    frame = command(0x4A, b"\x01\x00")
-    assert parser.feed(b"\x55\x55" + frame[:5]) == []
-    (got,) = parser.feed(frame[5:])
-    assert (got.kind, got.body, got.leading) == ("command", b"\xd4\x4a\x01\x00", 3)
-    kinds = [f.kind for f in parser.feed(b"\x12\x34" + ACK + NACK)]
-    assert kinds == ["ack", "nack"]
-    (wrong_tfi,) = parser.feed(information_frame(b"\xd5\x03"))
-    assert (wrong_tfi.kind, wrong_tfi.reason) == ("bad", "not a host command")
-
-
 def test_a_reader_that_cannot_open_says_why() -> None:
     with pytest.raises(ValueError, match="no PN532 link profile 'usb-2'; use one of ideal"):
         EmulatedPN532("x", "usb-2")
@@ -305,61 +290,3 @@ def test_general_status_and_the_field_follow_rf_configuration(
     assert reader.chip.retry_timeout == 0x0A  # nfcpy's open programs 51.2 ms
     clf.exchange(b"\x30\x00", 0.005)
     assert reader.chip.retry_timeout == 0x07  # 5 ms rounded up to 6.4 ms
-
-
-def test_the_relist_quirk_finds_a_selected_card_every_second_time() -> None:
-    chip = Pn532Chip(profile_named("ideal"), relist_quirk=True)
-    chip.place(NtagCard.for_card(UID))
-    found = [chip.command(0x4A, b"\x01\x00").data[0] for _ in range(6)]
-    assert found == [1, 0, 1, 0, 1, 0]
-    chip.command(0x32, b"\x01\x00")  # the field off between polls: found every time
-    plain = []
-    for _ in range(3):
-        plain.append(chip.command(0x4A, b"\x01\x00").data[0])
-        chip.command(0x32, b"\x01\x00")
-    assert plain == [1, 1, 1]
-
-
-def ideal_chip() -> Pn532Chip:
-    return Pn532Chip(profile_named("ideal"))
-
-
-def test_in_data_exchange_release_and_status_codes() -> None:
-    chip = ideal_chip()
-    assert chip.command(0x40, b"\x01\x30\x00").data == b"\x27"  # nothing listed
-    chip.place(NtagCard.for_card(UID))
-    listed = chip.command(0x4A, b"\x01\x00").data
-    assert listed == bytes.fromhex("01010044000704A1B2C3D4E5F6")
-    read = chip.command(0x40, b"\x01\x30\x00").data  # CRC checked and stripped by the chip
-    assert read[0] == 0 and len(read) == 17 and read[1:4] == bytes.fromhex(UID)[:3]
-    assert chip.command(0x52, b"\x01").data == b"\x00"  # InRelease: the card halts
-    assert chip.command(0x40, b"\x01\x30\x00").data == b"\x27"
-    assert chip.command(0x42, b"\x30\x00").data == b"\x01"  # a halted card says nothing
-    assert (
-        chip.command(
-            0x4A,
-            b"\x01\x00",
-        ).data[0]
-        == 1
-    )  # listed again
-    assert chip.command(0x44, b"\x01").data == b"\x00"  # InDeselect
-    assert chip.command(0x4A, b"\x01\x03\x00").data == b"\x00"  # type B: no such card here
-
-
-def test_the_search_length_follows_mx_rty_passive_activation() -> None:
-    chip = Pn532Chip(profile_named("pi-uart-921600"))
-    endless = chip.command(0x4A, b"\x01\x00")  # the power-on 0xFF: searches until aborted
-    assert endless.data == b"\x00" and endless.busy_s == pytest.approx(1.0 + 0.0051)
-    chip.command(0x32, b"\x05\xff\x01\x05")  # MxRtyPassiveActivation 5: six tries
-    six = chip.command(0x4A, b"\x01\x00")  # the field is on already: no guard
-    assert six.busy_s == pytest.approx(6 * 0.0004)
-    assert chip.command(0x06, b"\x63\x39").data == b"\x26"  # the REQA still in the FIFO
-
-
-@pytest.mark.parametrize(
-    ("code", "data"),
-    [(0x10, b"\x0c"), (0x06, b"\x63"), (0x08, b"\x63\x39"), (0x32, b"\x77"), (0x4A, b"\x05\x00")],
-)
-def test_bad_parameters_are_syntax_errors(code: int, data: bytes) -> None:
-    with pytest.raises(SyntaxFault):
-        ideal_chip().command(code, data)

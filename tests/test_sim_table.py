@@ -77,3 +77,30 @@ def test_the_zone_reader_on_a_realistic_profile_reads_and_notices_removal() -> N
     finally:
         reader.stop()
         antenna.close()
+
+
+def test_an_emulated_reader_unplugged_and_back_gives_no_phantom_events() -> None:
+    antenna = EmulatedPN532("base-2", "ideal")
+    reads: queue.Queue[TagRead] = queue.Queue()
+    reader = NfcZoneReader("base-2", reads.put, time.monotonic, path=antenna.path)
+    reader.start()
+    try:
+        antenna.place(NtagCard.for_card(UID))
+        assert reads.get(timeout=5).kind == "arrived"
+        antenna.unplug()
+        deadline = time.monotonic() + 5
+        while reader.health.snapshot().state != "reopening":
+            assert time.monotonic() < deadline, "the failure shows in the zone's health"
+            time.sleep(0.01)
+        antenna.plug()
+        while reader.health.snapshot().reopens < 1:
+            assert time.monotonic() < deadline, "reopened once the reader is back"
+            time.sleep(0.01)
+        with pytest.raises(queue.Empty):  # the same card, still there: nothing happened
+            reads.get(timeout=0.3)
+        antenna.lift()
+        left = reads.get(timeout=5)
+        assert (left.kind, left.uid) == ("left", UID)
+    finally:
+        reader.stop()
+        antenna.close()

@@ -17,8 +17,9 @@ or not it was slept (tests pass a ``sleep`` that returns at once and read the ac
 
 nfcpy finds a ``tty:<name>:pn532`` device only in ``/dev``, so the emulator needs a writable
 ``/dev`` (root, or a CI container): :class:`EmulatorUnavailable` says so otherwise.
-``drop_reads`` loses that fraction of NTAG READs on air; ``present=False`` makes a reader
-that is missing (its path names no device until :meth:`EmulatedPN532.plug`).
+``drop_reads`` loses that fraction of NTAG READs on air, ``activation_miss`` that fraction of
+activation tries just after the field comes on (both seeded by ``seed``); ``present=False``
+makes a reader that is missing (its path names no device until :meth:`EmulatedPN532.plug`).
 """
 
 from __future__ import annotations
@@ -99,6 +100,7 @@ class EmulatedPN532:
         profile: str = timing.DEFAULT_PROFILE,
         *,
         drop_reads: float = 0.0,
+        activation_miss: float = 0.0,
         seed: int = 0,
         present: bool = True,
         sleep: Callable[[float], None] = time.sleep,
@@ -107,7 +109,8 @@ class EmulatedPN532:
     ) -> None:
         self.name = name
         self.profile = timing.profile_named(profile)
-        self.chip = Pn532Chip(self.profile, drop_reads=drop_reads, rng=random.Random(seed))
+        self.drop_reads, self.activation_miss = drop_reads, activation_miss
+        self.chip = self._power_up(random.Random(seed))
         self.sleep, self.clock = sleep, clock
         slug = re.sub(r"[^a-zA-Z0-9]+", "-", name).strip("-") or "zone"
         self.device_name = f"{DEVICE_PREFIX}{os.getpid()}x{next(_numbers)}-{slug}"
@@ -171,7 +174,7 @@ class EmulatedPN532:
             raise EmulatorUnavailable(_unwritable(os.path.dirname(self.device), exc)) from None
         with self._lock:
             card = self.chip.card
-            self.chip = Pn532Chip(self.profile, drop_reads=self.chip.drop_reads, rng=self.chip.rng)
+            self.chip = self._power_up(self.chip.rng)
             self.chip.place(card)
         self._fds = (master, slave)
         self._stop = threading.Event()
@@ -179,6 +182,11 @@ class EmulatedPN532:
         name = f"sim-pn532-{self.name}"
         self._thread = threading.Thread(target=self._serve, name=name, daemon=True)
         self._thread.start()
+
+    def _power_up(self, rng: random.Random) -> Pn532Chip:
+        return Pn532Chip(
+            self.profile, drop_reads=self.drop_reads, activation_miss=self.activation_miss, rng=rng
+        )
 
     def unplug(self) -> None:
         """The reader vanishes: its port closes under the host, the ``/dev`` link goes."""

@@ -19,8 +19,6 @@ BITS_PER_UART_BYTE = 10
 ETU_S = 128 / 13.56e6
 #: tag response delay after a reader frame, FDT = (9 * 128 + 84) / fc [NT §9.2]
 FDT_S = (9 * 128 + 84) / 13.56e6
-#: reader-to-tag gap before the next frame, 1172/fc (ISO 14443-3 FDT PICC->PCD) [NT §9.2]
-PCD_GAP_S = 1172 / 13.56e6
 #: REQA -> SAK for a 7-byte uid, both cascade levels and the gaps [NT §9.4; notes §3 table]
 ACTIVATION_7_BYTE_UID_S = 4.4e-3
 #: one REQA that no card answers: a 7-bit short frame and the ATQA window [notes §3 table]
@@ -35,7 +33,8 @@ DEFAULT_RETRY_TIMEOUT_INDEX = 0x0A
 #: MxRtyPassiveActivation at power-on: 0xFF, retry for ever [LIBNFC; Adafruit docs]
 DEFAULT_PASSIVE_ACTIVATION_RETRIES = 0xFF
 #: what an endless InListPassiveTarget waits before the emulator answers "no target" anyway
-#: (a real chip waits until a card comes; the host aborts it with an ACK)
+#: (the emulator's choice, no PN532 figure: a real chip waits until a card comes, or the host
+#: aborts it with an ACK)
 ENDLESS_SEARCH_CAP_S = 1.0
 
 

@@ -52,11 +52,13 @@ def antenna_kinds() -> list[str]:
 
 
 class SimulatedTable:
-    """Named antennas (thread-safe). ``profile`` is what a bare ``sim:`` zone gets;
+    """Named antennas (thread-safe). ``profile`` is what a bare ``sim:`` zone gets (a link
+    profile, or ``udp``);
     ``device_dir`` where emulated PN532s link their ptys."""
 
     def __init__(self, profile: str = timing.DEFAULT_PROFILE, device_dir: str = DEVICE_DIR) -> None:
-        timing.profile_named(profile)
+        if profile != UDP:
+            timing.profile_named(profile)
         self.profile = profile
         self.device_dir = device_dir
         self._zones: dict[str, Antenna] = {}
