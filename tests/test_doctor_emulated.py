@@ -213,3 +213,16 @@ def test_an_answer_the_link_loses_is_counted_not_taken_for_the_card(
     assert answers.verdict in (Verdict.WARN, Verdict.FAIL)
     assert answers.details["link_errors"] >= 1 and "wires" in answers.fix
     assert checks["READ failures"].verdict is Verdict.OK
+
+
+def test_a_card_left_on_the_zone_gives_the_field_on_hit_rate(made: list[EmulatedPN532]) -> None:
+    """Checklist no. 5: with a card resting, the empty-poll line says how often a sense
+    finds it; an emulated chip whose activation tries miss half the time finds it less."""
+    reader = emulate(made, "ideal", activation_miss=0.5, seed=3)
+    reader.place(NtagCard.for_card(UID))
+    options = ReaderOptions(prompt=None, tries=100)
+    empty = {c.name: c for c in check_reader("base-1", reader.path, options)}["empty poll"]
+    assert empty.verdict is Verdict.WARN
+    found = int(empty.measured.split("a card answered ")[1].split(" of")[0])
+    assert 40 <= found < 100, empty.measured  # missed sometimes, found mostly
+    assert "95 % or more" in empty.fix
