@@ -279,7 +279,7 @@ def _tap_checks(
         ("removal", result.removals, expected.removal),
     ):
         if not series.durations:
-            lines.append(skipped(zone, name, result.stopped or "no tap"))
+            lines.append(skipped(zone, name, result.stopped or f"--taps {options.taps}"))
             continue
         line = _timed(zone, name, series, limits, fixes[name])
         lines.append(_with_note(line, how))
