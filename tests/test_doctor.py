@@ -151,9 +151,9 @@ def test_a_person_s_taps_are_estimated_from_the_polls(antenna: SimZone) -> None:
     result = TapTrial("base-1", antenna.path, hand, timeout=3.0, empty_poll=0.001).run(3)
     assert result.estimated and result.stopped is None
     assert len(result.place_to_event) == 3 and len(result.removal) == 4
-    # within half a poll either way of the true times (tens of ms on the simulator)
-    assert all(0 < t < 0.15 for t in result.place_to_event), result.place_to_event
-    assert all(0 < t < 0.2 for t in result.removal), result.removal
+    # within about half a poll of the true times (tens of ms; more on a loaded machine)
+    assert all(0 <= t < 0.3 for t in result.place_to_event), result.place_to_event
+    assert all(0 <= t < 0.3 for t in result.removal), result.removal
 
 
 def test_a_missing_reader_fails_and_skips_everything_after(tmp_path: Path) -> None:

@@ -68,55 +68,72 @@ def behind(reader: EmulatedPN532, tmp_path: Path, driver: str, latency: int | No
 
 
 def run(reader: EmulatedPN532, system: System | None = None, **more: float) -> dict[str, Check]:
+    """The doctor's lines for ``reader``. Its probe is timed by the emulator's modelled clock
+    (the link and chip time the profile charges), so its figures and verdicts are the model's
+    whatever the machine's load; the taps run through the table's loop in real time."""
     options = ReaderOptions(
         prompt=hand(reader),  # type: ignore[arg-type]
         tries=int(more.get("tries", 30)),
-        taps=int(more.get("taps", 3)),
+        taps=int(more.get("taps", 2)),
         timeout=5.0,
+        clock=lambda: reader.stats.modelled_s,
         **({"system": system} if system else {}),
     )
     return {check.name: check for check in check_reader("base-1", reader.path, options)}
 
 
+OK, WARN, FAIL = Verdict.OK, Verdict.WARN, Verdict.FAIL
+PROBE_LINES = ("link round trip", "empty poll", "resting-card READ")
+
+
 @pytest.mark.parametrize(
-    ("profile", "driver"),
-    [("ideal", None), ("pi-uart-921600", "uart-pl011"), ("cp210x-115200", "cp210x")],
+    ("profile", "driver", "verdicts", "link"),
+    [
+        ("ideal", None, (OK, OK, OK), "unknown link"),
+        ("pi-uart-921600", "uart-pl011", (OK, OK, OK), "PL011"),
+        ("cp210x-921600", "cp210x", (OK, OK, OK), "CP210x"),
+        ("cp210x-115200", "cp210x", (OK, OK, OK), "CP210x"),
+        ("ftdi-1ms", "ftdi_sio", (OK, OK, OK), "FTDI"),
+        # Linux's default 16 ms timer: every answer waits in the bridge, polls overrun
+        ("ftdi-default", "ftdi_sio", (FAIL, FAIL, FAIL), "FTDI"),
+    ],
 )
-def test_a_healthy_reader_passes_in_every_fast_profile(
-    made: list[EmulatedPN532], tmp_path: Path, profile: str, driver: str | None
+def test_every_profile_gets_the_verdicts_its_link_deserves(
+    made: list[EmulatedPN532],
+    tmp_path: Path,
+    profile: str,
+    driver: str | None,
+    verdicts: tuple[Verdict, Verdict, Verdict],
+    link: str,
 ) -> None:
     reader = emulate(made, profile)
-    system = behind(reader, tmp_path, driver, None) if driver else None
-    checks = run(reader, system)
+    latency = (16 if profile == "ftdi-default" else 1) if driver == "ftdi_sio" else None
+    checks = run(reader, behind(reader, tmp_path, driver, latency) if driver else None)
     assert checks["firmware"].measured == "PN532 v1.6"
-    # the taps' figures on a 115200 link sit near their limit (reference §2: 145-220 ms per
-    # new card), and a loaded machine adds to them: only the faster links must pass them
-    taps = ("place -> event", "removal") if profile == "cp210x-115200" else ()
-    failed = [c for c in checks.values() if c.verdict is Verdict.FAIL and c.name not in taps]
-    assert failed == []
-    for name in ("link round trip", "empty poll", "resting-card READ", "place -> event", "removal"):
+    assert link in checks["reader opens"].measured
+    assert tuple(checks[name].verdict for name in PROBE_LINES) == verdicts
+    # no READ fails (a try a loaded machine's link lost is left out, not failed)
+    assert checks["READ failures"].measured.startswith("0 of ")
+    if driver == "ftdi_sio":
+        assert checks["FTDI latency timer"].verdict is (FAIL if latency == 16 else OK)
+    # the taps, through the table's loop in real time: measured (judged by the model above)
+    for name in ("place -> event", "removal"):
         assert checks[name].value is not None and checks[name].value > 0, name
-    assert checks["READ failures"].measured == "0 of 30 (0.0 %)"
-    if driver == "uart-pl011":
-        assert "PL011" in checks["reader opens"].measured
-    # a modelled link is slower than no model at all: its round trip shows it
-    rtt = checks["link round trip"].value
-    assert rtt is not None and (rtt < 1.0 if profile == "ideal" else rtt > 0.3)
+    if profile == "ftdi-default":  # ~0.6 s: a card seen late, whatever the machine's load
+        assert checks["place -> event"].verdict is not OK
 
 
-def test_an_ftdi_bridge_at_the_default_timer_is_flagged(
+def test_an_ftdi_bridge_at_the_default_timer_is_flagged_with_its_fix(
     made: list[EmulatedPN532], tmp_path: Path
 ) -> None:
     reader = emulate(made, "ftdi-default")
-    checks = run(reader, behind(reader, tmp_path, "ftdi_sio", 16), tries=10)
+    checks = run(reader, behind(reader, tmp_path, "ftdi_sio", 16), tries=10, taps=0)
     timer = checks["FTDI latency timer"]
-    assert (timer.verdict, timer.measured) == (Verdict.FAIL, "16 ms")
+    assert (timer.verdict, timer.measured) == (FAIL, "16 ms")
     assert 'ATTR{latency_timer}="1"' in timer.fix
     link = checks["link round trip"]  # every answer waits in the bridge: > 8 ms
-    assert link.verdict is Verdict.FAIL and link.value is not None and link.value > 8
+    assert link.value is not None and 16 < link.value < 20
     assert "latency timer" in link.fix
-    assert checks["place -> event"].verdict is Verdict.FAIL  # ~0.6 s: a card seen late
-    assert checks["removal"].verdict is not Verdict.OK
 
 
 def test_a_reader_dropping_5_percent_of_reads_reports_its_failure_rate(
@@ -127,7 +144,8 @@ def test_a_reader_dropping_5_percent_of_reads_reports_its_failure_rate(
     failures = checks["READ failures"]
     assert failures.verdict is Verdict.FAIL
     assert failures.value is not None and 2.5 < failures.value < 8.5, failures.measured
-    assert failures.details["tries"] == 400
+    # a try the link lost (a loaded machine) is left out of the rate, not counted against it
+    assert failures.details["tries"] + checks["reader answers"].details["link_errors"] >= 400
     assert "placement.md" in failures.fix
 
 

@@ -48,6 +48,7 @@ class ReaderProbe:
         self.open_attempts = 0  #: how many opens the last :meth:`open` took
         self.commands = 0  #: nfcpy calls made through the open reader
         self.link_errors = 0  #: of them, those the link failed (not the card)
+        self.reopens = 0  #: times the reader was opened again after a link error
         self._in_a_row = 0
         self._wanted = nfc.clf.RemoteTarget("106A")
 
@@ -58,29 +59,36 @@ class ReaderProbe:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def open(
-        self, attempts: int = OPEN_ATTEMPTS, sleep: Callable[[float], None] = time.sleep
-    ) -> None:
+    def open(self, attempts: int = OPEN_ATTEMPTS) -> None:
         """Open the reader, as the table does: a failed open is tried again after a pause.
 
         :raises ReaderError: nfcpy found no reader at the path, or failed ``attempts`` times.
         """
+        self._clf, self.open_attempts, self.open_time = self._connect(attempts)
+
+    def _connect(self, attempts: int) -> tuple[Any, int, float]:
+        """An opened ContactlessFrontend, at which try it opened, and how long that try took."""
+        error = ""
         for attempt in range(1, attempts + 1):
             clf = nfc.ContactlessFrontend()
             started = self.clock()
             try:
-                opened = clf.open(self.path)
-                error = None if opened else f"nfcpy found no reader at {self.path}"
+                if clf.open(self.path):
+                    return clf, attempt, self.clock() - started
+                error = f"nfcpy found no reader at {self.path}"
             except Exception as exc:  # nfcpy raises IOError, ValueError, its own errors
                 error = f"nfcpy cannot open {self.path}: {exc}"
-            if error is None:
-                self._clf = clf
-                self.open_time = self.clock() - started
-                self.open_attempts = attempt
-                return
             if attempt < attempts:
-                sleep(OPEN_PAUSE)
+                time.sleep(OPEN_PAUSE)
         raise ReaderError(f"{error} ({attempts} tries)")
+
+    def _reopen(self) -> None:
+        """Close and open again after the link failed a command (as the table's reader does:
+        a late answer would otherwise be taken for the next command's); the card is no longer
+        selected. :raises ReaderError: it does not open again."""
+        self.close()
+        self._clf, _, _ = self._connect(OPEN_ATTEMPTS)
+        self.reopens += 1
 
     def close(self) -> None:
         if self._clf is not None:
@@ -141,24 +149,32 @@ class ReaderProbe:
     def resting_reads(self, tries: int) -> Series:
         """``tries`` timed presence READs of the card :meth:`wait_for_card` found, as the
         table's loop makes them. One the card does not answer (or another uid answers) is a
-        failure; one the link fails is left out (and counted in :attr:`link_errors`). After
-        either, the card is selected again before the next (as the loop senses after a miss)."""
+        failure, and so is a try whose re-select finds no card; one the link fails is left out
+        (and counted in :attr:`link_errors`). After either the card is selected again, untimed
+        (as the loop senses after a miss)."""
         if self._target is None:
             raise ReaderError("no resting card to read: wait_for_card() first")
         uid = _uid(self._target)
         durations: list[float] = []
         failures = 0
+        selected = True
         for _ in range(tries):
+            if not selected:
+                found = self._sense()
+                if found is LINK_ERROR:
+                    continue
+                if found is None or _uid(found) != uid:
+                    failures += 1
+                    continue
+                self._target, selected = found, True
             started = self.clock()
             answered = self._read_uid()
             took = self.clock() - started
             if answered == uid:
                 durations.append(took)
                 continue
+            selected = False
             failures += answered is not LINK_ERROR
-            target = self._sense()  # reselect it (untimed)
-            if target is not None and target is not LINK_ERROR:
-                self._target = target
         return Series.of(durations, failures)
 
     def _read_uid(self) -> object:
@@ -197,6 +213,7 @@ class ReaderProbe:
             self._in_a_row += 1
             if self._in_a_row >= LINK_ERRORS_IN_A_ROW:
                 raise ReaderError(f"{self.path} stopped answering: {exc}") from None
+            self._reopen()
             return LINK_ERROR
         self._in_a_row = 0
         return result

@@ -110,7 +110,7 @@ class TapTrial:
         if lifted is None:
             result.estimated = True
             lifted = self._estimated_lift(left.at)
-        result.removal.append(left.at - lifted)
+        result.removal.append(max(0.0, left.at - lifted))
         return True
 
     def _lay(self, result: TrialResult) -> bool:
@@ -122,7 +122,8 @@ class TapTrial:
         if laid is None:
             result.estimated = True
             laid = self._estimated_lay(arrived.at)
-        result.place_to_event.append(arrived.at - laid)
+        # an estimate can land after the event when polls run late: never below nothing
+        result.place_to_event.append(max(0.0, arrived.at - laid))
         return True
 
     def _next(self, kind: str) -> TagRead | None:
