@@ -109,7 +109,7 @@ def test_user_venv_and_the_commands_after_changes() -> None:
     assert after == {
         ("systemctl", "daemon-reload"): (unit,),
         ("udevadm", "control", "--reload"): (rules,),
-        ("udevadm", "trigger", "--subsystem-match=tty"): (rules,),
+        ("udevadm", "trigger", "--subsystem-match=tty", "--subsystem-match=usb-serial"): (rules,),
         ("systemctl", "restart", "companion.service"): (user, venv, config, unit),
     }
     order = [type(s).__name__ for s in PLAN]

@@ -7,6 +7,7 @@ import click
 from companion.cli.backup import backup
 from companion.cli.cards import cards
 from companion.cli.demo import demo
+from companion.cli.doctor import doctor
 from companion.cli.enrol import enrol
 from companion.cli.install import install
 from companion.cli.league import league
@@ -21,5 +22,5 @@ def main() -> None:
 
 for command in (cards, replay, import_tape, export, games, example, simulate, backup):
     main.add_command(command)
-for command in (demo, enrol, install, league, new_game, serve, token):
+for command in (demo, doctor, enrol, install, league, new_game, serve, token):
     main.add_command(command)

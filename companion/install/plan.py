@@ -86,7 +86,11 @@ def plan_install(
         unit,
         RunAfterChange(("systemctl", "daemon-reload"), after=(unit,)),
         RunAfterChange(("udevadm", "control", "--reload"), after=(rules,)),
-        RunAfterChange(("udevadm", "trigger", "--subsystem-match=tty"), after=(rules,)),
+        RunAfterChange(
+            # usb-serial: the FTDI latency timer rule is on the bridge, not its tty
+            ("udevadm", "trigger", "--subsystem-match=tty", "--subsystem-match=usb-serial"),
+            after=(rules,),
+        ),
         EnsureEnabled(SERVICE_UNIT),
         RunAfterChange(("systemctl", "restart", SERVICE_UNIT), after=(user, venv, config, unit)),
     )
