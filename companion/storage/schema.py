@@ -220,17 +220,25 @@ def prove_writable(db: Database, name: str) -> None:
     :raises StoreError: saying what to check.
     """
     try:
-        db.execute("BEGIN IMMEDIATE")
-        try:
-            # BEGIN IMMEDIATE alone succeeds on a read-only file in WAL mode; a write does not
-            db.execute("UPDATE meta SET value = value WHERE key = 'schema_version'")
-        finally:
-            db.execute("ROLLBACK")
+        write_and_roll_back(db.conn)
     except Exception as exc:  # sqlite3.Error: read-only file or folder, I/O error
         raise StoreError(
             f"{name} cannot be written ({exc}): check that the file and its folder belong to "
             "the user running companion and that the disk has room"
         ) from None
+
+
+def write_and_roll_back(conn: sqlite3.Connection) -> None:
+    """Take the write lock, change a row of ours and roll it back: nothing reaches the disk.
+    ``BEGIN IMMEDIATE`` alone succeeds on a read-only file in WAL mode; a write does not.
+
+    :raises sqlite3.Error: the store cannot be written now (locked, read-only, an I/O error).
+    """
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        conn.execute("UPDATE meta SET value = value WHERE key = 'schema_version'")
+    finally:
+        conn.execute("ROLLBACK")
 
 
 def require_current_schema(conn: sqlite3.Connection, name: str) -> None:

@@ -16,7 +16,7 @@ from typing import Literal
 from urllib.parse import quote
 
 from companion.errors import StoreError
-from companion.storage.schema import APPLICATION_ID, check_folder
+from companion.storage.schema import APPLICATION_ID, check_folder, write_and_roll_back
 
 __all__ = ["StoreAccess", "probe_store"]
 
@@ -61,8 +61,11 @@ def _try_write(connection: sqlite3.Connection, path: Path) -> StoreAccess:
     if app_id != APPLICATION_ID and (app_id != 0 or tables):
         return StoreAccess("foreign", f"{path} is a SQLite file of another program")
     try:
-        connection.execute("BEGIN IMMEDIATE")
-        connection.execute("ROLLBACK")
+        if tables:
+            write_and_roll_back(connection)  # the table's own start-up check
+        else:  # an empty file the table will lay out: the lock is all there is to try
+            connection.execute("BEGIN IMMEDIATE")
+            connection.execute("ROLLBACK")
     except sqlite3.OperationalError as exc:
         if "locked" in str(exc) or "busy" in str(exc):
             return StoreAccess("busy", f"{path} stayed locked by another program ({exc})")
