@@ -119,8 +119,9 @@ def test_every_profile_gets_the_verdicts_its_link_deserves(
     # the taps, through the table's loop in real time: measured (judged by the model above)
     for name in ("place -> event", "removal"):
         assert checks[name].value is not None and checks[name].value > 0, name
-    if profile == "ftdi-default":  # ~0.6 s: a card seen late, whatever the machine's load
-        assert checks["place -> event"].verdict is not OK
+    # ftdi-default's place -> event is no longer a failure of its own: a card laid again is one
+    # the table knows, one sense (4 round trips, ~16 ms each behind that bridge, not the 32 of
+    # nfcpy's activation); the link lines above flag the bridge
 
 
 def test_an_ftdi_bridge_at_the_default_timer_is_flagged_with_its_fix(

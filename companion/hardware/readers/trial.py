@@ -79,7 +79,12 @@ class TapTrial:
         self.timeout = timeout
         self.clock = clock
         self._reads: queue.Queue[TagRead] = queue.Queue()
-        self.reader = NfcZoneReader(zone, self._reads.put, clock, path=path)
+        #: uids seen so far: a card laid again is one the table knows, as in a game, so its
+        #: arrival is timed on the path a bound card takes (no card-id READs)
+        self._seen: set[str] = set()
+        self.reader = NfcZoneReader(
+            zone, self._reads.put, clock, path=path, known=self._seen.__contains__
+        )
         self._log = _PollLog(zone, clock)
         self.reader.health = self._log
         #: seconds an empty poll takes (measured before), for a person's estimate
@@ -133,6 +138,8 @@ class TapTrial:
                 read = self._reads.get(timeout=left)
             except queue.Empty:
                 return None
+            if read.kind == "arrived":
+                self._seen.add(read.uid)
             if read.kind == kind:
                 return read
         return None
