@@ -52,18 +52,22 @@ class StreamClient(threading.Thread):
             response = connection.getresponse()
             assert response.status == 200
             data: list[str] = []
+            kind = ""
             while not self.stopping.is_set():
                 line = response.readline()
                 if not line:
                     self.error = "the stream ended"
                     return
                 text = line.decode().rstrip("\n")
-                if text.startswith("data: "):
+                if text.startswith("event: "):
+                    kind = text[7:]
+                elif text.startswith("data: "):
                     data.append(text[6:])
                 elif text == "" and data:
-                    self.last = json.loads("".join(data))
-                    self.versions.append(int(self.last["version"]))
-                    data = []
+                    if kind == "state":  # health events between versions name no new one
+                        self.last = json.loads("".join(data))
+                        self.versions.append(int(self.last["version"]))
+                    data, kind = [], ""
         except Exception as exc:  # reported by the test, with the client's history
             self.error = repr(exc)
         finally:

@@ -18,7 +18,7 @@ from companion.table.service import TableService
 from companion.web.palette import PALETTE
 from companion.web.server import UNACKNOWLEDGED_MS, Dashboard
 from companion.web.stream import events
-from companion.web.table import EXTENSION, Table
+from companion.web.table import EXTENSION, Table, View
 from tests.conftest import AUTH, TOKEN
 
 PLAYERS = [
@@ -276,8 +276,9 @@ class QuietTable:
         self.listeners.append(listener)
         return lambda: self.listeners.remove(listener)
 
-    def payload(self) -> tuple[int, bytes]:
-        return self.state
+    def view(self) -> View:
+        version, data = self.state
+        return View(None, version, data, b"{}")
 
     def on_close(self, callback: Any) -> None:
         pass
@@ -317,4 +318,32 @@ def test_a_stream_whose_tablet_vanished_is_dropped_by_the_kernel(dashboard: Dash
     assert accepted
     for sock in accepted:
         assert sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_USER_TIMEOUT) == UNACKNOWLEDGED_MS
+    stream.close()
+
+
+def test_each_version_is_sent_once_and_health_between_versions_comes_on_its_own(
+    port: int, service: TableService
+) -> None:
+    """Was: a change of the store's health (or of the count of waiting reads) sent the whole
+    state again under the same version, so a client saw one version twice."""
+    stream = Stream(port)
+    assert stream.state()[0] == 0
+    service.store_health.failed("disk I/O error", 0.0)
+    service._health_changed()
+    health = stream.event()
+    assert health["event"] == "health" and "id" not in health  # Last-Event-ID stays a version
+    status = json.loads(health["data"])
+    assert status["version"] == 0 and status["health"]["store"]["state"] == "failing"
+    service._health_changed()  # nothing new: nothing sent
+    service.store_health.succeeded()
+    service._health_changed()
+    recovered = stream.event()
+    assert recovered["event"] == "health"
+    assert json.loads(recovered["data"])["health"]["store"]["state"] == "ok"
+    service.submit({"input": "end-turn"})
+    assert stream.state()[0] == 1
+    service._health_changed()  # woken with no change at all: the state is not sent again
+    pings: list[str] = []
+    service.submit({"input": "end-turn"})
+    assert stream.event(pings=pings)["id"] == "2"
     stream.close()

@@ -3,7 +3,9 @@
 The service calls listeners under its lock, so a listener only puts the new version on the
 client's queue; the client's own server thread builds (or reuses) the payload and writes it.
 A client that fell behind is sent the current state once (each message is the whole state, so
-nothing is lost by skipping versions). A write to a client that went away fails, Werkzeug
+nothing is lost by skipping versions), and each version is sent once: what changes between
+versions (the store's health while it fails or waits, a pairing notice) goes as a small
+``health`` event instead. A write to a client that went away fails, Werkzeug
 closes the generator, and ``finally`` unsubscribes it; ``: ping`` every ``ping`` seconds makes
 that happen soon even on a quiet table.
 """
@@ -62,6 +64,14 @@ def message(version: int, data: bytes) -> Iterator[bytes]:
     yield b"\n\n"
 
 
+def status_message(status: bytes) -> Iterator[bytes]:
+    """What changed between two versions (the store's health, a pairing notice): no ``id``, so
+    a reconnecting client still names the last state it has."""
+    yield b"event: health\ndata: "
+    yield status
+    yield b"\n\n"
+
+
 def parse_last_id(value: str | None) -> int | None:
     """The version a reconnecting client last saw, if it says one we can read."""
     if value is None or len(value) > 18 or not value.strip().lstrip("-").isdigit():
@@ -81,20 +91,22 @@ def events(
         slot.on_end(subscription.wake)
     try:
         yield b": connected\n\n"  # headers go out now, whatever comes next
-        version, data = table.payload()
-        sent = b""
-        if last_id != version:
-            yield from message(version, data)
-            sent = data
+        view = table.view()
+        if last_id != view.version:
+            yield from message(view.version, view.data)
+        sent, status = (view.game_id, view.version), view.status
         while not table.closed.is_set() and not ended.is_set():
             if not subscription.wait(ping):
                 yield b": ping\n\n"
                 continue
             if table.closed.is_set() or ended.is_set():
                 return
-            version, data = table.payload()
-            if data != sent:  # not a change heard after its state was already sent
-                yield from message(version, data)
-                sent = data
+            view = table.view()
+            if (view.game_id, view.version) != sent:  # each state once, whatever woke us
+                yield from message(view.version, view.data)
+                sent, status = (view.game_id, view.version), view.status
+            elif view.status != status:  # the store's health or a notice, between versions
+                yield from status_message(view.status)
+                status = view.status
     finally:
         subscription.close()

@@ -11,7 +11,7 @@ import hmac
 import json
 import threading
 from collections.abc import Callable, Mapping
-from typing import Any, cast
+from typing import Any, NamedTuple, cast
 
 from flask import current_app
 
@@ -31,6 +31,17 @@ RECENT_EVENTS = 8
 RECENT_LINES = 40
 #: what ``/api/state`` says when the table has no game in progress
 NO_GAME = "No game in progress: start one on the New game page (/setup)."
+
+
+class View(NamedTuple):
+    """What a viewer is sent: the state answer once per game and version, and between versions
+    the parts that change without one (the store's health, pairing notices)."""
+
+    game_id: int | None
+    version: int
+    data: bytes
+    #: ``{"game_id", "version", "health", "pairing"}`` as they are now
+    status: bytes
 
 
 class Table:
@@ -123,6 +134,21 @@ class Table:
         with self._lock:
             self._payload = (key, data, shown)
         return version, data if full else shown
+
+    def view(self) -> View:
+        """The public state answer for ``version``, and the status as it is now."""
+        service = self.service
+        with service._lock:
+            live = service.live
+            game_id = None if live is None else live.game_id
+            version, data = self.payload()
+            status = {
+                "game_id": game_id,
+                "version": version,
+                "health": {"store": service.store_snapshot().document()},
+                "pairing": service.pairing.notice,
+            }
+        return View(game_id, version, data, json.dumps(status, separators=(",", ":")).encode())
 
     def timeline(self, document: Mapping[str, Any]) -> Timeline:
         """The last events in words (undone ones left out), what Undo and Redo would do."""

@@ -5,6 +5,7 @@ import { getJSON, token } from "./api.js";
 export function follow(onState, onStatus = () => {}) {
   let source = null;
   let last = null;
+  let shown = null; // the state on screen, which a health event updates
   let retry = 1000;
 
   function open() {
@@ -21,7 +22,16 @@ export function follow(onState, onStatus = () => {}) {
     });
     source.addEventListener("state", (message) => {
       last = message.lastEventId;
-      onState(JSON.parse(message.data));
+      shown = JSON.parse(message.data);
+      onState(shown);
+    });
+    // Between two versions only the store's health and pairing notices change: each version's
+    // state comes once, these come on their own.
+    source.addEventListener("health", (message) => {
+      const status = JSON.parse(message.data);
+      if (shown === null || shown.version !== status.version || shown.game_id !== status.game_id) return;
+      shown = { ...shown, health: status.health, pairing: status.pairing };
+      onState(shown);
     });
     source.addEventListener("error", () => {
       onStatus("reconnecting");
@@ -37,7 +47,8 @@ export function follow(onState, onStatus = () => {}) {
   return {
     // The state now (after a refused request the screen must show what the table has).
     async refresh() {
-      onState(await getJSON("/api/state"));
+      shown = await getJSON("/api/state");
+      onState(shown);
     },
   };
 }
