@@ -13,7 +13,7 @@ from companion.cthulhu import classes as cls
 from companion.cthulhu.fight import fight_card
 from companion.cthulhu.rules import Held
 from companion.cthulhu.seat import holder, played
-from companion.cthulhu.state import MCOutcome, MCState, changed, checked, event
+from companion.cthulhu.state import MCOutcome, MCState, changed, checked, event, need_player
 from companion.cthulhu.table import Adjustment
 from companion.errors import Rejected
 from companion.tape.documents import Line
@@ -25,15 +25,6 @@ def _held(state: MCState, line: Line, key: str = "tag") -> Held:
     if bound is None:
         raise Rejected(f'"{line.get("input")}" needs "{key}": the uid of an enrolled card')
     return Held(str(tag).upper(), bound.card)
-
-
-def _player(state: MCState, line: Line) -> str:
-    name = line.get("player")
-    if name not in state.header.players:
-        raise Rejected(
-            f'"{line.get("input")}" needs "player": one of {", ".join(state.header.players)}'
-        )
-    return str(name)
 
 
 def _target(line: Line) -> str | None:
@@ -107,7 +98,7 @@ def declare_input(state: MCState, line: Line, catalogue: Catalogue) -> MCOutcome
 
 def die_input(state: MCState, line: Line, catalogue: Catalogue) -> MCOutcome:
     """``player`` dies (a card said so): stuff lost, the others loot."""
-    name = _player(state, line)
+    name = need_player(state, line)
     done = badstuff.die(state.table, name, None, catalogue.cthulhu)
     table, escape = done.table, done.table.escape
     if escape is not None and name in escape.players:  # the dead run no more
@@ -118,7 +109,7 @@ def die_input(state: MCState, line: Line, catalogue: Catalogue) -> MCOutcome:
 
 def lose_input(state: MCState, line: Line, catalogue: Catalogue) -> MCOutcome:
     """A card forced ``player`` to lose ``tag`` (a class, an item, a kept enhancer)."""
-    name = _player(state, line)
+    name = need_player(state, line)
     held = _held(state, line)
     found = holder(state.table, held.tag)
     if found is None or found[0].name != name:
@@ -135,7 +126,7 @@ def lose_input(state: MCState, line: Line, catalogue: Catalogue) -> MCOutcome:
 
 def attach_input(state: MCState, line: Line, catalogue: Catalogue) -> MCOutcome:
     """``tag`` (Cheat!, an item enhancer) goes on ``target``, an item of ``player``'s."""
-    name = _player(state, line)
+    name = need_player(state, line)
     held = _held(state, line)
     target = _target(line)
     if target is None:

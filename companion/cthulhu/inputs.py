@@ -10,20 +10,11 @@ from companion.cthulhu import badstuff, rules
 from companion.cthulhu.fight_inputs import FIGHT_INPUTS
 from companion.cthulhu.rules import Held, RulesError
 from companion.cthulhu.sides import classes_of
-from companion.cthulhu.state import MCOutcome, MCState, changed, checked, event, signed
+from companion.cthulhu.state import MCOutcome, MCState, changed, checked, event, need_player, signed
 from companion.errors import Rejected
 from companion.tape.documents import Line, as_event
 from companion.tape.lines import TagBinding
 from companion.tape.prompts import DISMISS
-
-
-def _player(state: MCState, line: Line) -> str:
-    name = line.get("player")
-    if name not in state.header.players:
-        raise Rejected(
-            f'"{line.get("input")}" needs "player": one of {", ".join(state.header.players)}'
-        )
-    return str(name)
 
 
 def _int(line: Line, key: str, what: str) -> int:
@@ -34,7 +25,7 @@ def _int(line: Line, key: str, what: str) -> int:
 
 
 def help_input(state: MCState, line: Line, catalogue: Catalogue) -> MCOutcome:
-    name = _player(state, line)
+    name = need_player(state, line)
     table = checked(lambda: rules.help_fight(state.table, name, catalogue.cthulhu))
     return changed(state, table, event("help", f"{name} helps", player=name))
 
@@ -66,7 +57,7 @@ def run_away_input(state: MCState, line: Line, catalogue: Catalogue) -> MCOutcom
     resolve by hand. A Professor who escapes a monster whose Bad Stuff includes death gains a
     Level."""
     cards = catalogue.cthulhu
-    name = _player(state, line)
+    name = need_player(state, line)
     roll = _int(line, "roll", "the die roll, 1 to 6")
     target = line.get("target")
     try:
@@ -100,7 +91,7 @@ def run_away_input(state: MCState, line: Line, catalogue: Catalogue) -> MCOutcom
 
 
 def level_input(state: MCState, line: Line, catalogue: Catalogue) -> MCOutcome:
-    name = _player(state, line)
+    name = need_player(state, line)
     delta = _int(line, "delta", "a whole number of Levels (may be negative)")
     table = rules.change_level(state.table, name, delta)
     level = state.table.player(name).level
@@ -117,7 +108,7 @@ def sell_input(state: MCState, line: Line, catalogue: Catalogue) -> MCOutcome:
     """``tags``: items carried, or item cards from the hand ("You may sell items from your
     hand as well as those you are carrying")."""
     cards = catalogue.cthulhu
-    name = _player(state, line)
+    name = need_player(state, line)
     tags = line.get("tags")
     if not isinstance(tags, list) or not tags or not all(isinstance(t, str) for t in tags):
         raise Rejected('"sell" needs "tags": the uids of the items sold')

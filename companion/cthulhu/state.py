@@ -10,7 +10,7 @@ from companion.catalogue.cthulhu import CthulhuCatalogue
 from companion.cthulhu import rules
 from companion.cthulhu.rules import MCTable, RulesError
 from companion.errors import Rejected
-from companion.tape.documents import Event, as_event
+from companion.tape.documents import Event, Line, as_event
 from companion.tape.lines import Header
 from companion.tape.prompts import DISMISS, WAITING_KINDS, Moment, Option, Prompt, PromptKind
 
@@ -109,3 +109,13 @@ def after_checks(
             )
         )
     return MCOutcome(replace(outcome.state, table=checked), tuple(events), outcome.changed)
+
+
+def need_player(state: MCState, line: Line) -> str:
+    """The line's ``player``, one of the game's. :raises Rejected: naming the players."""
+    name = line.get("player")
+    if name not in state.header.players:
+        raise Rejected(
+            f'"{line.get("input")}" needs "player": one of {", ".join(state.header.players)}'
+        )
+    return str(name)
