@@ -75,6 +75,7 @@ def test_serve_needs_a_table_or_simulate() -> None:
 
 def test_token_prints_the_control_token(tmp_path: Path) -> None:
     db = str(tmp_path / "g.db")
+    EventStore.open(db).close()
     first = CliRunner().invoke(main, ["token", "--db", db])
     second = CliRunner().invoke(main, ["token", "--db", db])
     assert first.exit_code == 0
