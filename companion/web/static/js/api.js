@@ -1,6 +1,7 @@
 // Talking to the table: the control token, JSON requests, card names, messages on screen.
 import { h, $ } from "./dom.js";
 import { installPairing } from "./pairing.js";
+import { installViewOnly } from "./viewonly.js";
 
 const TOKEN_KEY = "companion-token";
 
@@ -81,6 +82,10 @@ async function answer(response) {
 export function say(text, kind = "info", action = null) {
   const box = $("#messages");
   if (!box) return null;
+  // the same message again (a second tap on what failed) does not stack another copy
+  for (const shown of box.querySelectorAll(".toast-text")) {
+    if (shown.textContent === text) shown.parentElement.remove();
+  }
   const button = action
     ? h("button.choice.toast-action", {
         onclick: (event) => {
@@ -111,14 +116,22 @@ export function setOffline(offline) {
 
 // Run a request from a button: the button is busy meanwhile, a refusal is said in words.
 export async function act(button, work) {
-  if (button) button.disabled = true;
+  if (button) {
+    button.disabled = true;
+    button.dataset.busy = "1";
+  }
   try {
     return await work();
   } catch (error) {
-    say(error.message, "error");
+    // a refused token is said once, quietly, by the view-only line, not as a toast per tap
+    if (!(error instanceof ApiError && error.status === 401)) say(error.message, "error");
     return null;
   } finally {
-    if (button) button.disabled = false;
+    if (button) {
+      delete button.dataset.busy;
+      // a refusal may have left the tablet watching: then the button stays disabled
+      if (!button.dataset.viewOnlyDisabled) button.disabled = false;
+    }
   }
 }
 
@@ -162,4 +175,5 @@ export function start() {
   adoptToken();
   installTokenForm();
   pairing = installPairing({ token, setToken, forgetToken, say, showTokenForm });
+  installViewOnly();
 }
