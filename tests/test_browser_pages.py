@@ -34,7 +34,16 @@ def test_setup_drafts_factions_and_starts_a_game_the_table_then_shows(
     page.locator("#zones").select_option("2")
     # the table's core box is the first print (Armor Stego's +2 on other turns is Ongoing)
     page.locator('select.printing[data-set="core"]').select_option("first")
+    playing = live_table.live.game_id
+    page.locator("#start").click()  # a game is on: the page asks before it ends it
+    asking = page.locator("#replace")
+    expect(asking).to_contain_text(f"Game {playing} is still being played")
+    expect(page.locator("#replace-no")).to_be_focused()
+    page.locator("#replace-no").click()  # keep playing: nothing changes
+    expect(asking).to_be_hidden()
+    assert live_table.service.live.game_id == playing
     page.locator("#start").click()
+    page.locator("#replace-yes").click()
     started = page.locator("#started")
     expect(started).to_contain_text("started")
     expect(started).to_contain_text("The Central Brain")  # a core base: the core set's deck
@@ -46,6 +55,8 @@ def test_setup_drafts_factions_and_starts_a_game_the_table_then_shows(
         "Ben": ["core/ninjas", "core/robots"],
     }
     assert state.header.printings == {"core": "first"}  # the header records the choice
+    ended = live_table.store.game(playing)
+    assert ended.void and ended.void_by and "with the control token" in ended.void_by
     page.goto(f"{live_table.url}/")
     expect(page.locator("#turn")).to_contain_text("Zoe to play")
     assert page.errors == []

@@ -19,10 +19,14 @@ class ApiError(Exception):
 
     status = 400
 
-    def __init__(self, message: str, status: int | None = None) -> None:
+    def __init__(
+        self, message: str, status: int | None = None, *, extra: dict[str, object] | None = None
+    ) -> None:
         super().__init__(message)
         if status is not None:
             self.status = status
+        #: more of the answer's JSON, beside ``error``, for a page to act on
+        self.extra = extra or {}
 
 
 class BadRequest(ApiError):
@@ -52,7 +56,7 @@ def error_response(message: str, status: int) -> tuple[Response, int]:
 def init_app(app: Flask) -> None:
     @app.errorhandler(ApiError)
     def api_error(exc: ApiError) -> tuple[Response, int]:
-        return error_response(str(exc), exc.status)
+        return jsonify(error=str(exc), **exc.extra), exc.status
 
     @app.errorhandler(Rejected)
     def rejected(exc: Rejected) -> tuple[Response, int]:

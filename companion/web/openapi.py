@@ -120,8 +120,15 @@ def _game_paths() -> dict[str, Any]:
             "post": _op(
                 "Start a new game on this table: 2-4 players, two factions each; a player with "
                 '"guest": true plays without a league name; "printings" chooses a printing '
-                'per set ({"munchkin": "current"}; errata by default)',
-                body=_props(("players",), players="array", zones="integer", printings="object"),
+                'per set ({"munchkin": "current"}; errata by default); while a game is '
+                'unfinished, "replace": its id ends it (void), else 409 with "in_progress"',
+                body=_props(
+                    ("players",),
+                    players="array",
+                    zones="integer",
+                    printings="object",
+                    replace="integer",
+                ),
                 ok="201",
                 post=True,
             ),

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.storage.records import LogEntry
-from companion.web.words import Words
+from companion.web.words import Words, in_context
 
 Group = list[LogEntry]
 
@@ -74,7 +74,8 @@ def timeline(
 
 def _said(entry: LogEntry, words: Words) -> str | None:
     """The first thing a line did, in words (the change it made)."""
-    return next((text for e in entry.events if (text := words.describe(e)) is not None), None)
+    events = in_context(entry.events)
+    return next((text for e in events if (text := words.describe(e)) is not None), None)
 
 
 def _sentences(entries: list[LogEntry], words: Words, count: int) -> list[dict[str, Any]]:
@@ -85,8 +86,9 @@ def _sentences(entries: list[LogEntry], words: Words, count: int) -> list[dict[s
     withdrawn by one line are said once."""
     found: list[dict[str, Any]] = []
     for entry in reversed(entries):
-        lapsed = [e for e in entry.events if e.get("event") == "lapsed"]
-        said = [e for e in entry.events if e.get("event") != "lapsed"]
+        events = in_context(entry.events)
+        lapsed = [e for e in events if e.get("event") == "lapsed"]
+        said = [e for e in events if e.get("event") != "lapsed"]
         if len(lapsed) > 1:
             said.append({"event": "lapsed", "text": _withdrawn(lapsed)})
         else:

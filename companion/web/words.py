@@ -3,7 +3,7 @@ Treehouse"). Built from the store's log, so it survives a restart like everythin
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from companion.catalogue.cards import Catalogue
@@ -55,6 +55,15 @@ class Words:
         return str(text) if text else kind.replace("-", " ")
 
 
+def in_context(events: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """One line's events as they read together: a turn that ended the game hands the play to
+    nobody (the tracker still names the next seat)."""
+    over = any(e.get("event") == "game-over" for e in events)
+    return [
+        {**e, "next": None} if over and e.get("event") == "turn-ended" else dict(e) for e in events
+    ]
+
+
 def _played(w: Words, e: Mapping[str, Any]) -> str:
     return f"{e.get('player') or 'Someone'} played {w.card(e['card'])} on {w.zone(e['zone'])}"
 
@@ -81,7 +90,11 @@ _SENTENCES: dict[str, Callable[[Words, Mapping[str, Any]], str]] = {
     "monster-placed": lambda w, e: f"{w.card(e['card'])} guards {w.zone(e['zone'])}",
     "monster-played": lambda w, e: f"{w.card(e['card'])} was played on {w.zone(e['zone'])}",
     "scored": _scored,
-    "turn-ended": lambda w, e: f"{e['player']}'s turn ended; {e['next']} to play",
+    "turn-ended": lambda w, e: (
+        f"{e['player']}'s turn ended; {e['next']} to play"
+        if e.get("next")
+        else f"{e['player']}'s turn ended, and with it the game"
+    ),
     "game-over": lambda w, e: f"Game over: {' and '.join(e['winners'])} won",
     "counters": lambda w, e: f"{_signed(e['delta'])} power counters on {w.tag(e['tag'])}",
     "control": lambda w, e: (

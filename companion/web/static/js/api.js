@@ -23,9 +23,10 @@ export const forgetToken = () => localStorage.removeItem(TOKEN_KEY);
 let pairing = null;
 
 export class ApiError extends Error {
-  constructor(status, message) {
+  constructor(status, message, body = null) {
     super(message);
     this.status = status;
+    this.body = body;  // the whole answer, for a page that acts on more than its words
   }
 }
 
@@ -72,7 +73,7 @@ async function answer(response) {
       if (pairing) pairing.viewOnly(said);
       else showTokenForm();
     }
-    throw new ApiError(response.status, said);
+    throw new ApiError(response.status, said, body);
   }
   return body;
 }

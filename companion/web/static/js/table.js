@@ -80,7 +80,10 @@ function render() {
   document.body.dataset.version = payload.version;
   storeAlarm(payload.health);
   document.body.classList.toggle("no-game-page", !payload.playing);
-  $("#end-turn").hidden = !payload.playing;
+  // a finished game has no turn to end: the way on is a new game
+  const over = payload.playing && payload.state.winners.length > 0;
+  $("#end-turn").hidden = !payload.playing || over;
+  $("#new-game").hidden = !over;
   if (!payload.playing) {
     noGame();
     return;
