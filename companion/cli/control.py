@@ -22,6 +22,7 @@ from companion.install.layout import TABLE_CONFIG
 from companion.storage.serving import read_serving
 from companion.storage.store import EventStore
 from companion.storage.tokens import load_or_create_token, token_path, write_new_token
+from companion.tape.english import plural
 
 #: where the installed service's config lives (``companion install``)
 INSTALLED_CONFIG = Path(str(TABLE_CONFIG))
@@ -52,7 +53,8 @@ def token(db: str | None, table_file: Path | None, rotate: bool) -> None:
         fail(str(exc))
     click.echo(value)
     if rotate:
-        click.echo(f"a new control token: {unpaired} paired tablet(s) must pair again")
+        tablets = plural(unpaired, "paired tablet")
+        click.echo(f"a new control token: {tablets} must pair again")
     served = read_serving(path)
     address = table_address(*((served.bind, served.port) if served else (config.bind, config.port)))
     if served is None:

@@ -172,6 +172,19 @@ export function cards() {
 
 export const cardName = (id) => (names && names.get(id) ? names.get(id).name : id);
 
+// A zone in a player's words (companion/tape/english.py's zone_label): "base zone 2", never "base-2".
+export function zoneLabel(zone) {
+  const [, kind, number] = /^([a-z]+)-(\d+)$/.exec(zone) || [];
+  if (number) return `${kind === "base" ? "base zone" : kind} ${number}`;
+  return { discard: "the discard pad", combat: "the combat pad" }[zone] || zone;
+}
+
+// Where a card is, by the base lying there, else the zone's label.
+export function placeName(state, zone) {
+  const base = ((state && state.bases) || []).find((b) => b.zone === zone);
+  return base ? cardName(base.card) : zoneLabel(zone);
+}
+
 export function start() {
   adoptToken();
   installTokenForm();

@@ -1,7 +1,7 @@
 // Corrections in one tap: a sheet for a card (counters, control, move, remove), a base,
 // a player (Madness), and enrolling an unknown tag where it was tapped.
-import { h, fill, $ } from "./dom.js";
-import { cardName, cards, getJSON, post, act, say } from "./api.js";
+import { h, fill, $, plural } from "./dom.js";
+import { cardName, cards, getJSON, post, act, say, zoneLabel } from "./api.js";
 import { buryChoices, duelChoices } from "./oops.js";
 import { offerUndo } from "./undo.js";
 
@@ -40,7 +40,7 @@ export function cardSheet(card, base, payload, send) {
   const others = state.bases.filter((b) => b.zone !== base.zone);
   openSheet(
     `${cardName(card.card)} (${card.power} power)`,
-    h("p.detail", `On ${cardName(base.card)} · ${card.controller ? "controlled by " + card.controller : "uncontrolled"} · ${card.counters} counter(s)`),
+    h("p.detail", `On ${cardName(base.card)} · ${card.controller ? "controlled by " + card.controller : "uncontrolled"} · ${plural(card.counters, "counter")}`),
     h("h3", "Power counters"),
     h("div.options",
       h("button.choice", { onclick: doing(send, { input: "counter", tag: card.tag, delta: -1 }), disabled: card.counters < 1 }, "−1 counter"),
@@ -65,7 +65,7 @@ export function cardSheet(card, base, payload, send) {
 export function baseSheet(base, payload, send) {
   openSheet(
     cardName(base.card),
-    h("p.detail", `${base.zone} · ${base.total} of ${base.breakpoint}`),
+    h("p.detail", `${zoneLabel(base.zone)} · ${base.total} of ${base.breakpoint}`),
     h("div.options",
       base.ready && !base.scoring
         ? h("button.choice", { onclick: doing(send, { input: "score", zone: base.zone }) }, "Score it now")

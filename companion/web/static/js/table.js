@@ -1,5 +1,5 @@
 // The table screen: the prompt tray, then the bases, the scoreboard and the last events.
-import { h, fill, $ } from "./dom.js";
+import { h, fill, $, plural } from "./dom.js";
 import { start, cards, post, say, act, setOffline, ApiError } from "./api.js";
 import { follow } from "./live.js";
 import { basePanels } from "./bases.js";
@@ -70,7 +70,7 @@ function storeAlarm(health) {
   box.hidden = !store || store.state === "ok";
   if (box.hidden) return;
   // Taps are kept, in order, and count once a write goes through: say so, or players tap again.
-  const waiting = store.waiting ? ` ${store.waiting} read(s) are waiting.` : "";
+  const waiting = store.waiting ? ` ${plural(store.waiting, "read")} ${store.waiting === 1 ? "is" : "are"} waiting.` : "";
   fill(box, `The table cannot save the game (${store.error}). Do not tap again: your taps are`
     + ` kept and count as soon as it can save; it keeps trying.${waiting} Buttons on this page`
     + ` work again once it can. If this stays, check the Pi's storage.`);
