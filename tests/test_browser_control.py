@@ -34,7 +34,6 @@ def test_a_watching_tablet_has_disabled_controls_and_one_quiet_line(
     for index in range(changing.count()):
         expect(changing.nth(index)).to_be_disabled()
     end_turn.click(force=True)  # a tap on it anyway does nothing, and says nothing
-    page.wait_for_timeout(300)
     assert live_table.service.version == 1
     expect(page.locator("#messages .toast")).to_have_count(0)
     # showing still works: a base's sheet opens, its corrections are disabled

@@ -3,11 +3,13 @@ base; real plurals; a prompt that became false is withdrawn."""
 
 from __future__ import annotations
 
+import random
 import re
 from typing import Any
 
 from playwright.sync_api import expect
 
+from companion.simulation.plausible import plausible_lines
 from tests.browser import LiveTable
 from tests.test_browser_table import open_table
 
@@ -48,4 +50,53 @@ def test_a_prompt_that_became_false_is_withdrawn(page: Any, live_table: LiveTabl
     expect(page.locator("#recent ol.events")).to_contain_text(
         "No longer asked (a base is there now: tap the card again)"
     )
+    assert page.errors == []
+
+
+def test_a_prompt_with_many_choices_keeps_the_bases_in_view(
+    page: Any, live_table: LiveTable, catalogue: Any
+) -> None:
+    open_table(page, live_table)
+    plan = plausible_lines(random.Random(0), live_table.header, catalogue)
+    for line in plan:  # seed 0: Rampage asks which of 12 minions it affects
+        live_table.service.submit({k: v for k, v in line.items() if k != "at"})
+        if any(len(p.options) >= 10 for p in live_table.live.game.state.prompts):
+            break
+    else:
+        raise AssertionError("no prompt with ten choices came: choose another seed")
+    row = page.locator("section.prompt .options.many")
+    expect(row).to_be_visible()
+    assert row.locator("button").count() >= 10
+    tray = page.locator("#prompts").bounding_box()
+    assert tray is not None and tray["height"] < 260, tray  # it pushed them down by 325 px
+    first_base = page.locator("#bases > *").first.bounding_box()
+    assert first_base is not None and first_base["y"] < 800 - 100
+    row.locator("button").last.focus()  # reachable by keyboard: the row scrolls to it
+    assert row.evaluate("(r) => r.scrollLeft") > 0
+    assert page.errors == []
+
+
+def test_redo_stays_beside_undo_until_the_next_change(page: Any, live_table: LiveTable) -> None:
+    live_table.tap("munchkin/treasure-bath", "base-1")
+    live_table.tap("core/king-rex", "base-1")
+    open_table(page, live_table)
+    page.locator("#undo").click()
+    redo = page.locator("#redo")
+    expect(redo).to_be_visible()
+    expect(page.locator(".redo-what")).to_have_text(
+        "Redo puts back: Ann played King Rex on Treasure Bath"
+    )
+    # the toast goes by itself after 10 s; Redo stays beside Undo
+    page.evaluate("document.querySelectorAll('#messages .toast').forEach((t) => t.remove())")
+    expect(page.locator("#messages .toast")).to_have_count(0)
+    expect(redo).to_be_visible()
+    redo.click()
+    expect(page.locator("#recent ol.events li").first).to_have_text(
+        "Ann played King Rex on Treasure Bath"
+    )
+    expect(redo).to_have_count(0)  # that change makes it moot
+    page.locator("#undo").click()
+    expect(page.locator("#redo")).to_be_visible()
+    live_table.tap("munchkin/hippogriff", "base-1")  # another change: nothing to redo
+    expect(page.locator("#redo")).to_have_count(0)
     assert page.errors == []

@@ -64,6 +64,9 @@ function gameOver(state) {
   );
 }
 
+// more answers than fit a row or two: they go in one row to swipe through
+const MANY = 4;
+
 function trackerPrompt(prompt, send, enrolTag) {
   const buttons = prompt.options.map((option, index) =>
     h(
@@ -80,7 +83,8 @@ function trackerPrompt(prompt, send, enrolTag) {
     { dataset: { prompt: prompt.id } },
     h("p.message", prompt.message),
     prompt.left && prompt.left > 1 ? h("p.detail", `${prompt.left} more to choose`) : null,
-    h("div.options", buttons)
+    buttons.length > MANY ? h("p.detail.swipe", `${buttons.length} choices: swipe along the row for more`) : null,
+    h("div.options" + (buttons.length > MANY ? ".many" : ""), { role: "group", "aria-label": "Choices" }, buttons)
   );
 }
 

@@ -7,7 +7,7 @@ import { promptTray } from "./prompts.js";
 import { cardSheet, baseSheet, playerSheet, enrolSheet, close, openSheet } from "./sheet.js";
 import { cthulhuBoard, sellSheet } from "./cthulhu.js";
 import { VirtualTable } from "./virtual.js";
-import { installUndo, undo } from "./undo.js";
+import { installUndo, undo, redo } from "./undo.js";
 import { installScreen, keepAwake } from "./screen.js";
 
 start();
@@ -150,8 +150,12 @@ function recentEvents(current) {
   return [
     h("header", h("h2", "Last events"),
       h("button.quiet#undo", { onclick: (e) => undo(e.currentTarget), disabled: !current.undo,
-        title: current.undo ? `Undo: ${current.undo}` : "Nothing to undo" }, "Undo")),
+        title: current.undo ? `Undo: ${current.undo}` : "Nothing to undo" }, "Undo"),
+      // Redo stays here, not only in the toast, until the next change makes it moot
+      current.redo ? h("button.quiet#redo", { onclick: (e) => redo(e.currentTarget),
+        title: `Redo: ${current.redo.text}` }, "Redo") : null),
     current.undo ? h("p.detail.undo-what", `Undo takes back: ${current.undo}`) : null,
+    current.redo ? h("p.detail.redo-what", `Redo puts back: ${current.redo.text}`) : null,
     items.length ? h("ol.events", items) : h("p.empty", "Nothing has happened yet."),
   ];
 }
