@@ -85,7 +85,8 @@ function basePanel(base, seen, onCard, onBase, onScore) {
     ),
     h(
       "div.progress",
-      { role: "progressbar", "aria-valuemin": 0, "aria-valuemax": base.breakpoint, "aria-valuenow": base.total },
+      { role: "progressbar", "aria-valuemin": 0, "aria-valuemax": base.breakpoint, "aria-valuenow": base.total,
+        "aria-label": `${cardName(base.card)}: ${base.total} of ${base.breakpoint} power` },
       h("div.fill", { style: { width: `${Math.round(share * 100)}%` } })
     ),
     h(

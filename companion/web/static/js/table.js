@@ -9,6 +9,7 @@ import { cthulhuBoard, sellSheet } from "./cthulhu.js";
 import { VirtualTable } from "./virtual.js";
 import { installUndo, undo, redo } from "./undo.js";
 import { installScreen, keepAwake } from "./screen.js";
+import { announce } from "./announce.js";
 
 start();
 installScreen();
@@ -102,6 +103,7 @@ function render() {
       : basePanels(payload, (card, base) => cardSheet(card, base, payload, send), (base) => baseSheet(base, payload, send), score)
   );
   fill($("#scores"), scoreboard(state, colours, munchkin));
+  announce(state, payload.game_id);
   fill($("#recent"), recentEvents(payload));
   virtualTable.update(payload);
 }

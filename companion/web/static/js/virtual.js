@@ -20,7 +20,8 @@ export class VirtualTable {
       type: "search", placeholder: "Find a card by name", "aria-label": "Find a card by name",
       autocomplete: "off", oninput: () => this.drawCards(),
     });
-    this.list = h("div.options.card-list");
+    // it scrolls: a keyboard reaches it even while its cards are disabled (view only)
+    this.list = h("div.options.card-list", { tabindex: 0, role: "group", "aria-label": "The virtual table's cards" });
     this.head = h("div");
   }
 
