@@ -100,3 +100,13 @@ def test_redo_stays_beside_undo_until_the_next_change(page: Any, live_table: Liv
     live_table.tap("munchkin/hippogriff", "base-1")  # another change: nothing to redo
     expect(page.locator("#redo")).to_have_count(0)
     assert page.errors == []
+
+
+def test_a_tap_on_a_card_says_why_it_has_its_power(page: Any, live_table: LiveTable) -> None:
+    live_table.tap("munchkin/treasure-bath", "base-1")
+    live_table.tap("core/king-rex", "base-1")  # 7 printed
+    live_table.tap("munchkin/sword-lord", "base-1")  # +1 to Ann's other minions there
+    open_table(page, live_table)
+    page.locator("button.card", has_text="King Rex").click()
+    expect(page.locator("#sheet .power-why")).to_have_text("Power 8: 7 printed, +1 from Sword Lord")
+    assert page.errors == []

@@ -137,6 +137,13 @@ def _game_paths() -> dict[str, Any]:
             "get": _op("A game, its scorings, VP after each line", params=("game_id",))
         },
         "/api/stats": {"get": _op("Win rates of faction pairs over finished games")},
+        "/api/power/{tag}": {
+            "get": _op(
+                "Why a minion in play has its power: printed, counters, each effect's share",
+                params=("tag",),
+                errors=("404",),
+            )
+        },
         "/api/league": {
             "get": _op(
                 "The league: shipping on or off, the outbox (pending, sent, refused with the "
