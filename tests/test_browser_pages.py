@@ -175,7 +175,7 @@ def test_history_names_factions_and_leaves_out_empty_brackets(
     ]
     started = page.request.post(
         f"{live_table.url}/api/games",
-        data={"game": "munchkin-cthulhu", "players": players},
+        data={"game": "munchkin-cthulhu", "players": players, "replace": live_table.live.game_id},
         headers={"X-Companion-Token": TOKEN},
     )
     assert started.status == 201

@@ -130,3 +130,21 @@ def test_install_prints_the_same_name(host: str, tmp_path: Path) -> None:
     with runner.isolation() as (out, _, _):
         _check_config(config)
         assert f"http://{host}:8080/" in out.getvalue().decode()
+
+
+def test_an_announcement_that_fails_closes_its_sockets(
+    host: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    closed: list[bool] = []
+
+    class Refusing:
+        def register_service(self, info: Any, allow_name_change: bool) -> None:
+            raise OSError("no multicast here")
+
+        def close(self) -> None:
+            closed.append(True)
+
+    monkeypatch.setattr(server, "Zeroconf", Refusing)
+    address = TableAddress("0.0.0.0", 8080, network.local_name(), "192.0.2.7")
+    assert server.announce(address) is None  # the table serves anyway
+    assert closed == [True]
