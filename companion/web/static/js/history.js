@@ -16,7 +16,7 @@ function result(g) {
   if (g.current) return "playing now";
   if (g.void) return "void: ended unfinished when a new game started" + (g.ended ? ` (${when(g.ended)})` : "");
   if (g.winners.length) return `${g.winners.join(" and ")} won`;
-  return g.ended ? "ended with no winner" : "not finished";
+  return g.ended ? "ended with no winner" : "abandoned: left unfinished when a newer game started";
 }
 
 async function listGames() {
