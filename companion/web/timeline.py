@@ -7,7 +7,7 @@ walked forward with a stack of such groups: a change pushes one, an undo pops on
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -107,7 +107,7 @@ def _sentences(entries: list[LogEntry], words: Words, count: int) -> list[dict[s
     return found
 
 
-def _withdrawn(lapsed: list[dict[str, Any]]) -> str:
+def _withdrawn(lapsed: list[Mapping[str, Any]]) -> str:
     prompts = sum(1 for e in lapsed if "prompt" in e)
     deals = len(lapsed) - prompts
     parts = [f"{prompts} question{'s' if prompts != 1 else ''}"] if prompts else []

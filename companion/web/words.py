@@ -56,13 +56,13 @@ class Words:
         return unhedged(str(text)) if text else f"Something changed ({kind.replace('-', ' ')})"
 
 
-def in_context(events: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+def in_context(events: Sequence[Mapping[str, Any]]) -> Sequence[Mapping[str, Any]]:
     """One line's events as they read together: a turn that ended the game hands the play to
-    nobody (the tracker still names the next seat)."""
-    over = any(e.get("event") == "game-over" for e in events)
-    return [
-        {**e, "next": None} if over and e.get("event") == "turn-ended" else dict(e) for e in events
-    ]
+    nobody (the tracker still names the next seat). Nothing is copied otherwise: this runs for
+    every line shown on every state sent."""
+    if not any(e.get("event") == "game-over" for e in events):
+        return events
+    return [{**e, "next": None} if e.get("event") == "turn-ended" else e for e in events]
 
 
 def _played(w: Words, e: Mapping[str, Any]) -> str:
