@@ -171,3 +171,25 @@ def test_the_winner_is_announced(page: Any, live_table: LiveTable) -> None:
     assert winners
     expect(page.locator("#announce")).to_contain_text(f"Game over: {' and '.join(winners)} won")
     assert page.errors == []
+
+
+@pytest.mark.parametrize("path", ["/setup", "/history", "/enrol", "/readers"])
+def test_every_control_of_every_page_is_reached_by_keyboard(
+    page: Any, live_table: LiveTable, path: str
+) -> None:
+    page.goto(f"{live_table.url}{path}?token={TOKEN}")
+    expect(page.locator("h1").first).to_be_visible()
+    if path == "/setup":
+        page.wait_for_selector("body[data-ready]")
+    if path == "/history":
+        expect(page.locator("#games tbody tr").first).to_be_visible()
+    controls = page.locator(
+        "main :is(button, a, select, input):visible:enabled, nav a:visible"
+    ).evaluate_all("(all) => all.map((e) => e.outerHTML)")
+    assert controls
+    reached: set[str] = set()
+    for _ in range(len(controls) + 20):
+        page.keyboard.press("Tab")
+        reached.add(page.evaluate("document.activeElement.outerHTML"))
+    assert set(controls) <= reached, sorted(set(controls) - reached)[:3]
+    assert page.errors == []
