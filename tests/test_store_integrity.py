@@ -218,18 +218,3 @@ def test_backup_command(tmp_path: Path) -> None:
         assert len(copy.games()) == 1
     again = CliRunner().invoke(main, ["backup", str(target), "--db", str(path)])
     assert again.exit_code == 1 and "exists already" in again.stderr
-
-
-def test_games_lists_a_store_it_may_only_read(tmp_path: Path) -> None:
-    path = tmp_path / "games.db"
-    a_store(path)
-    with read_only(path):
-        result = CliRunner().invoke(main, ["games", "--db", str(path)])
-    assert result.exit_code == 0, result.output
-    assert result.output.startswith("   1  smashup") and "in progress" in result.output
-
-
-def test_games_does_not_make_a_store_to_list_it(tmp_path: Path) -> None:
-    result = CliRunner().invoke(main, ["games", "--db", str(tmp_path / "typo.db")])
-    assert result.exit_code == 1 and "there is no games database at" in result.stderr
-    assert list(tmp_path.iterdir()) == []

@@ -16,7 +16,7 @@ from companion.cli.table import parse_players
 from companion.errors import CompanionError, Rejected, TapeError
 from companion.simulation.plausible import make_header, plausible_lines
 from companion.storage.session import LiveGame
-from companion.storage.store import EventStore, GameRecord, OutdatedStore
+from companion.storage.store import EventStore, GameRecord
 from companion.tape.documents import Document
 from companion.tape.examples import example_tape
 from companion.tape.lines import TapeLine, dump_line, parse_header, read_lines, read_tape
@@ -123,7 +123,8 @@ def export(game_id: int, db: str) -> None:
 def games(db: str) -> None:
     """List stored games, newest first."""
     try:
-        records = _read_games(db)
+        with EventStore.open(db) as store:
+            records = store.games()
     except CompanionError as exc:
         fail(str(exc))
     if not records:
@@ -132,16 +133,6 @@ def games(db: str) -> None:
     for record in records:
         state = game_state(record, latest_open)
         click.echo(f"{record.id:>4}  {record.game:<16} {', '.join(record.players):<30} {state}")
-
-
-def _read_games(db: str) -> list[GameRecord]:
-    """The games, read without writing (a read-only file lists too); an older file is updated."""
-    try:
-        store = EventStore.read_only(db)
-    except OutdatedStore:
-        store = EventStore.open(db)
-    with store:
-        return store.games()
 
 
 def game_state(record: GameRecord, latest_open: int | None) -> str:

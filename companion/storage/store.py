@@ -37,30 +37,8 @@ from companion.storage.records import Binding as Binding
 from companion.storage.records import GameRecord as GameRecord
 from companion.storage.records import LogEntry as LogEntry
 from companion.storage.schema import APPLICATION_ID as APPLICATION_ID
-from companion.storage.schema import (
-    SCHEMA_VERSION,
-    SETUP_ATTEMPTS,
-    check_file,
-    foreign,
-    prepare,
-    prove_writable,
-)
+from companion.storage.schema import SETUP_ATTEMPTS, check_file, prepare, prove_writable
 from companion.storage.tablets import PairedTablets
-
-
-class OutdatedStore(StoreError):
-    """A store of an older schema, opened only to read (it cannot be updated so)."""
-
-
-def _connect_read_only(uri: str) -> sqlite3.Connection | None:
-    """A read-only connection that can read the schema, or None."""
-    conn = sqlite3.connect(uri, uri=True, check_same_thread=False)
-    try:
-        conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
-    except sqlite3.OperationalError:
-        conn.close()
-        return None
-    return conn
 
 
 class EventStore(GameLog, TagBindings, Outbox, PairedTablets):
@@ -101,34 +79,6 @@ class EventStore(GameLog, TagBindings, Outbox, PairedTablets):
             raise
         make_private(path)
         return store
-
-    @classmethod
-    def read_only(cls, path: str | Path) -> EventStore:
-        """Open an existing store only to read it (``companion games`` on a file this user may
-        not write, or a copy on read-only media): nothing is migrated, stamped or written.
-
-        :raises StoreError: no such file, not ours, damaged; :class:`OutdatedStore` if it is
-            of an older schema (opening it with :meth:`open` updates it).
-        """
-        path = Path(path)
-        if not path.is_file():
-            raise StoreError(f"there is no games database at {path}")
-        check_store(path)
-        uri = path.resolve().as_uri()
-        try:  # immutable: a read-only folder where SQLite cannot make the WAL's index file
-            conn = _connect_read_only(f"{uri}?mode=ro") or _connect_read_only(f"{uri}?immutable=1")
-            if conn is None:
-                raise sqlite3.OperationalError("unable to open the database file")
-            if conn.execute("PRAGMA application_id").fetchone()[0] != APPLICATION_ID:
-                conn.close()
-                raise StoreError(foreign(str(path)))
-            version = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
-        except sqlite3.Error as exc:
-            raise StoreError(f"{path} cannot be read as the store ({exc})") from None
-        if version is None or version[0] != SCHEMA_VERSION:
-            conn.close()
-            raise OutdatedStore(f"{path} is of an older schema; open it once to update it")
-        return cls(Database(conn), name=str(path), clock=time.time)
 
     @classmethod
     def memory(cls, *, clock: Callable[[], float] = time.time) -> EventStore:
