@@ -153,6 +153,10 @@ SENTENCES: dict[str, Callable[[Words, Mapping[str, Any]], str]] = {
         f"{w.tag(e['target'])}"
     ),
     "declared": lambda w, e: f"{w.tag(e['tag'])}: condition {'on' if e.get('on') else 'off'}",
+    # a card that brushed a zone on its way to where it rests (the tap filter's tap-moved)
+    "tap-moved": lambda w, e: (
+        f"{w.tag(e['tag'])} rests on {w.zone(e['zone'])}: it only passed over {w.zone(e['origin'])}"
+    ),
     **dict.fromkeys(
         [
             # Smash Up
@@ -182,6 +186,15 @@ SENTENCES: dict[str, Callable[[Words, Mapping[str, Any]], str]] = {
             "ran",
             "resolved",
             "sold",
+            # the whole fight, on main from the cthulhu branch: these carry their sentences too
+            "bad-stuff",
+            "card-played",
+            "charity",
+            "died",
+            "fight-card",
+            "lost",
+            "modifier",
+            "wandering",
         ],
         _own_text,
     ),
