@@ -31,6 +31,7 @@ def start_cthulhu(page: Any, table: LiveTable) -> None:
     expect(page.locator("#seats .seat")).to_have_count(3)
     expect(page.locator("#seats select.sex")).to_have_count(3)
     page.locator("#start").click()
+    page.locator("#replace-yes").click()  # the table's game in progress ends (void)
     expect(page.locator("#started")).to_contain_text("Everyone starts at Level 1")
     page.goto(f"{table.url}/")
     expect(page.locator("#connection")).to_have_attribute("data-status", "live")

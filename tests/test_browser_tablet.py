@@ -129,7 +129,7 @@ def test_undo_says_what_it_undid_and_redo_puts_it_back(page: Any, live_table: Li
     page.locator("#undo").click()
     toast = page.locator("#messages .toast", has_text="Undid:")
     expect(toast).to_contain_text(f"Undid: {played}")
-    expect(page.locator("#recent")).not_to_contain_text(played)  # it left the list
+    expect(page.locator("#recent ol.events")).not_to_contain_text(played)  # it left the list
     expect(page.locator('article.base[data-zone="base-1"] .total')).to_have_text("0")
     screenshot(page, "undo-toast-1280x800")
     toast.locator("button", has_text="Redo").click()

@@ -170,3 +170,19 @@ def test_cards_show_and_errors() -> None:
     assert missing.exit_code != 0 and "munchkin/treehouse" in missing.output
     bad_set = runner.invoke(main, ["cards", "list", "--set", "nope"])
     assert bad_set.exit_code != 0 and "unknown set" in bad_set.output
+
+
+def test_cards_show_finds_every_card_cards_list_lists() -> None:
+    listed = CliRunner().invoke(main, ["cards", "list", "--set", "munchkin-cthulhu"])
+    assert "munchkin-cthulhu/gram-smoker" in listed.output
+    shown = CliRunner().invoke(main, ["cards", "show", "munchkin-cthulhu/gram-smoker"])
+    assert shown.exit_code == 0, shown.output
+    assert shown.output.splitlines()[:4] == [
+        "Gram Smoker (munchkin-cthulhu/gram-smoker)",
+        "Munchkin Cthulhu monster, door deck, copies: 1",
+        "Level 2, 1 treasure, +1 Level",  # real plurals
+        "+3 against male",  # the reason her strength changes
+    ]
+    assert "Bad Stuff: drop one level." in shown.output
+    guess = CliRunner().invoke(main, ["cards", "show", "gram"])
+    assert "did you mean munchkin-cthulhu/gram-smoker?" in guess.output

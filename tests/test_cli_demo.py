@@ -5,11 +5,14 @@ from __future__ import annotations
 import json
 import re
 import signal
+import socket
 import subprocess
 import sys
 import time
 import urllib.request
 from pathlib import Path
+
+from companion.storage.store import EventStore
 
 
 def test_demo_serves_a_self_playing_simulated_table_and_stops_on_sigterm(tmp_path: Path) -> None:
@@ -94,3 +97,55 @@ def test_a_munchkin_cthulhu_demo_table(tmp_path: Path) -> None:
             process.wait()
         assert process.stdout is not None
         process.stdout.close()
+
+
+def _demo_until_ready(db: Path, *args: str) -> tuple[int, str]:
+    """Run ``companion demo`` until it says how to stop it, then SIGTERM: its exit status and
+    what it printed."""
+    companion = Path(sys.executable).parent / "companion"
+    process = subprocess.Popen(
+        [str(companion), "demo", "--still", "--db", str(db), *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    printed = []
+    try:
+        assert process.stdout is not None
+        for line in process.stdout:
+            printed.append(line)
+            if "Ctrl-C stops it" in line:
+                assert Path(f"{db}.serving").exists()  # what `companion token` reads
+                address = re.search(r"dashboard on (http://\S+/) ", "".join(printed))
+                assert address is not None
+                # an answer means it serves, so its signal handlers are in place
+                urllib.request.urlopen(address.group(1) + "api/state", timeout=10).close()
+                process.send_signal(signal.SIGTERM)
+        return process.wait(15), "".join(printed)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+        assert process.stdout is not None
+        process.stdout.close()
+
+
+def test_the_demo_keeps_its_own_game_and_adds_none_on_a_taken_port(tmp_path: Path) -> None:
+    db = tmp_path / "demo.db"
+    status, first = _demo_until_ready(db, "--port", "0")
+    assert status == 0 and "demo game 1 " in first
+    status, again = _demo_until_ready(db, "--port", "0")
+    assert status == 0 and "demo game 1 " in again  # the same game, not a new one
+    assert not Path(f"{db}.serving").exists()  # the note goes with the table
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        status, refused = _demo_until_ready(db, "--port", str(port))
+    assert status == 1 and "--port 0 picks a free one" in refused
+    with EventStore.open(db) as store:
+        assert [record.id for record in store.games()] == [1]
+    status, other = _demo_until_ready(db, "--port", "0", "--zones", "2")
+    assert "demo game 2 " in other  # another kind of demo game: the first one is void
+    with EventStore.open(db) as store:
+        assert store.game(1).void and store.game(2).ended is None

@@ -190,3 +190,30 @@ def test_a_taken_port_is_a_config_error(tmp_path: Path) -> None:
 def test_the_service_unit_does_not_restart_a_config_error() -> None:
     settings = unit_settings(UNIT.read_text())
     assert str(EX_CONFIG) in settings["Service.RestartPreventExitStatus"][0].split()
+
+
+def test_serve_says_how_to_get_control_and_token_finds_its_address(tmp_path: Path) -> None:
+    db = tmp_path / "first.db"
+    table = Served("--simulate", "--db", str(db), "--port", "0")
+    try:
+        assert table.process.stdout is not None
+        printed = [table.process.stdout.readline() for _ in range(2)]
+        assert "to control the table from the page" in printed[0]
+        assert f"open the link `companion token --db {db}` prints" in printed[0]
+        result = CliRunner().invoke(main, ["token", "--db", str(db)])
+        value = result.output.splitlines()[0]
+        assert f"takes control with {table.url}?token={value}" in result.output  # its real port
+        table.stop()
+    finally:
+        table.kill()
+    assert not Path(f"{db}.serving").exists()
+
+
+def test_a_taken_port_given_as_an_option_says_to_choose_another_option(tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        status, said = _serve(["--simulate", "--db", str(tmp_path / "c.db"), "--port", str(port)])
+    assert status == EX_CONFIG and "choose another --port (--port 0 picks a free one)" in said
+    assert "table config" not in said

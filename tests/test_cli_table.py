@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 from click.testing import CliRunner
@@ -75,8 +76,38 @@ def test_serve_needs_a_table_or_simulate() -> None:
 
 def test_token_prints_the_control_token(tmp_path: Path) -> None:
     db = str(tmp_path / "g.db")
+    EventStore.open(db).close()
     first = CliRunner().invoke(main, ["token", "--db", db])
     second = CliRunner().invoke(main, ["token", "--db", db])
     assert first.exit_code == 0
     assert first.output.splitlines()[0] == second.output.splitlines()[0]
     assert len(first.output.splitlines()[0]) >= 32
+
+
+def test_games_says_how_each_game_stands(tmp_path: Path) -> None:
+    db = tmp_path / "g.db"
+    header = {
+        "tape": 1,
+        "game": "smashup",
+        "players": ["Ann", "Ben"],
+        "factions": {"Ann": ["core/aliens", "core/ninjas"], "Ben": ["core/robots", "core/pirates"]},
+        "zones": ["base-1", "discard"],
+        "tags": {},
+    }
+    with EventStore.open(db, clock=lambda: 1_700_000_000.0) as store:
+        voided, abandoned, won, nobody, playing = (store.create_game(header) for _ in range(5))
+        store.void_game(voided, "a tablet at 192.0.2.9 (control token)")
+        store.finish_game(won, ["Ben"])
+        store.finish_game(nobody, [])
+    result = CliRunner().invoke(main, ["games", "--db", str(db)])
+    assert result.exit_code == 0, result.output
+    said = {int(line.split()[0]): line for line in result.output.splitlines()}
+    assert said[voided].endswith(
+        "void: ended unfinished by a tablet at 192.0.2.9 (control token)"
+        + time.strftime(" on %Y-%m-%d at %H:%M", time.localtime(1_700_000_000.0))
+    )
+    assert said[abandoned].endswith("abandoned: left unfinished when a newer game started")
+    assert said[won].endswith("won by Ben")
+    assert said[nobody].endswith("ended with no winner")
+    assert said[playing].endswith("in progress")
+    assert "won by \n" not in result.output + "\n"

@@ -85,7 +85,7 @@ def test_the_announcement_carries_the_same_name_and_address(
     assert info.parsed_addresses() == ["192.0.2.7"]
 
 
-def test_serve_and_demo_lan_print_the_name_the_address_and_a_qr_of_the_name(
+def test_serve_and_demo_lan_print_the_name_and_a_qr_of_the_address(
     capsys: pytest.CaptureFixture[str], qr: list[str]
 ) -> None:
     addresses.say_where(LAN)
@@ -93,7 +93,9 @@ def test_serve_and_demo_lan_print_the_name_the_address_and_a_qr_of_the_name(
     printed = capsys.readouterr().out
     assert "open http://kitchen-table.local:8080/ on a tablet" in printed
     assert "(or http://192.0.2.7:8080/ if the tablet does not find .local names)" in printed
-    assert qr == ["http://kitchen-table.local:8080/?token=tok"]
+    # many tablets do not resolve .local names: the code carries the address, the name beside
+    assert qr == ["http://192.0.2.7:8080/?token=tok"]
+    assert "(the table is also http://kitchen-table.local:8080/?token=tok)" in printed
 
 
 def test_demo_without_lan_says_a_tablet_cannot_reach_it(
@@ -106,20 +108,19 @@ def test_demo_without_lan_says_a_tablet_cannot_reach_it(
     assert qr == []  # a code a tablet would open on itself is not printed
 
 
-def test_companion_token_shows_the_name_the_announcement_uses(
-    host: str, qr: list[str], tmp_path: Path
+def test_companion_token_shows_the_address_and_the_name_the_announcement_uses(
+    host: str, qr: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    result = CliRunner().invoke(main, ["token", "--db", str(tmp_path / "t.db")])
-    assert result.exit_code == 0, result.output
-    token = result.output.splitlines()[0]
-    assert qr == [f"http://{host}:8080/?token={token}"]
+    monkeypatch.setattr(network, "lan_address", lambda bind: "192.0.2.7")
+    db = tmp_path / "t.db"
+    db.touch()
     config = tmp_path / "table.toml"
     config.write_text(TABLE.format(port=8099))
-    again = CliRunner().invoke(
-        main, ["token", "--db", str(tmp_path / "t.db"), "--table", str(config)]
-    )
-    assert again.exit_code == 0, again.output
-    assert qr[-1] == f"http://{host}:8099/?token={token}"
+    result = CliRunner().invoke(main, ["token", "--db", str(db), "--table", str(config)])
+    assert result.exit_code == 0, result.output
+    token = result.output.splitlines()[0]
+    assert qr == [f"http://192.0.2.7:8099/?token={token}"]
+    assert f"http://{host}:8099/?token={token}" in result.output
 
 
 def test_install_prints_the_same_name(host: str, tmp_path: Path) -> None:
@@ -129,3 +130,21 @@ def test_install_prints_the_same_name(host: str, tmp_path: Path) -> None:
     with runner.isolation() as (out, _, _):
         _check_config(config)
         assert f"http://{host}:8080/" in out.getvalue().decode()
+
+
+def test_an_announcement_that_fails_closes_its_sockets(
+    host: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    closed: list[bool] = []
+
+    class Refusing:
+        def register_service(self, info: Any, allow_name_change: bool) -> None:
+            raise OSError("no multicast here")
+
+        def close(self) -> None:
+            closed.append(True)
+
+    monkeypatch.setattr(server, "Zeroconf", Refusing)
+    address = TableAddress("0.0.0.0", 8080, network.local_name(), "192.0.2.7")
+    assert server.announce(address) is None  # the table serves anyway
+    assert closed == [True]

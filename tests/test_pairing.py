@@ -277,7 +277,7 @@ def test_rotating_the_token_revokes_every_paired_tablet(
     assert end_turn(client, tablet) == 200
     result = CliRunner().invoke(main, ["token", "--db", str(db), "--rotate"])
     assert result.exit_code == 0, result.output
-    assert "a new control token: 1 paired tablet(s) must pair again" in result.output
+    assert "a new control token: 1 paired tablet must pair again" in result.output
     new_control = token_path(db).read_text().strip()
     assert new_control != old_control and result.output.splitlines()[0] == new_control
     assert end_turn(client, tablet, version=1) == 401  # the running table noticed at once

@@ -1,7 +1,8 @@
 """Updating keeps the games: a store made by an earlier schema (version 1, the first; version
-2, with the league's outbox) is copied with SQLite's backup API, then migrated to today's
-(paired tablets), and every game in it replays as before. The old schemas are written out here
-as they were (from the history of the store's modules), not made by today's code."""
+2, with the league's outbox; 3, with paired tablets) is copied with SQLite's backup API, then
+migrated to today's (who voided a game), and every game in it replays as before. The old
+schemas are written out here as they were (from the history of the store's modules), not made
+by today's code."""
 
 from __future__ import annotations
 
@@ -65,7 +66,14 @@ INSERT INTO meta (key, value) VALUES ('table_uid', '0aeecf1b91c44ef4');
 INSERT INTO outbox (game_id, uid, status, payload, queued)
     VALUES (1, '0aeecf1b91c44ef4-1', 'finished', '{}', 600);
 """
-SCHEMAS = {1: [SCHEMA_V1], 2: [SCHEMA_V1, SCHEMA_V2]}
+#: what migration "0003-tablets" added to version 2
+SCHEMA_V3 = """
+CREATE TABLE "tablets" ("key_hash" TEXT PRIMARY KEY, "paired" REAL NOT NULL, "via" TEXT NOT NULL);
+INSERT INTO "_sqlite_migrations" (migration_set, name, applied_at)
+    VALUES ('companion', '0003-tablets', '2025-09-01 20:00:00.000000+00:00');
+UPDATE meta SET value = '3' WHERE key = 'schema_version';
+"""
+SCHEMAS = {1: [SCHEMA_V1], 2: [SCHEMA_V1, SCHEMA_V2], 3: [SCHEMA_V1, SCHEMA_V2, SCHEMA_V3]}
 #: 2025-03-01 21:00:00 UTC, when the update runs
 NOW = 1740862800.0
 EXAMPLES = ("oops-2p", "munchkin-3p", "cthulhu-3p")
@@ -150,6 +158,7 @@ def test_an_old_store_is_copied_then_upgraded_keeping_every_game(
         assert store.binding("04a1b2c3") is not None
         if version >= 2:  # the league's outbox and this table's id are kept
             assert [entry.uid for entry in store.outbox()] == ["0aeecf1b91c44ef4-1"]
+        assert all(record.void_by is None for record in store.games())
         store.pair_tablet("button")  # the new table works
     assert copy is not None and copy.stat().st_mode & 0o777 == 0o600
     backup = sqlite3.connect(f"file:{copy}?mode=ro", uri=True)
@@ -158,7 +167,8 @@ def test_an_old_store_is_copied_then_upgraded_keeping_every_game(
     assert backup.execute("SELECT count(*) FROM log").fetchone()[0] == sum(
         1 for _ in _all_lines(path)
     )
-    assert "tablets" not in {row[0] for row in backup.execute("SELECT name FROM sqlite_master")}
+    columns = {row[1] for row in backup.execute("PRAGMA table_info(games)")}
+    assert "void_by" not in columns  # the copy is the store as it was
     backup.close()
 
 

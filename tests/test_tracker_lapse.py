@@ -133,3 +133,16 @@ def test_munchkin_cthulhu_prompts_lapse_with_the_turn_and_the_pad_question_waits
     events = lapsed(game, cthulhu_tapes.inp("end-turn"))
     assert [(e["kind"], e["why"]) for e in events] == [("wrong-zone", "turn-ended")]
     assert [p.kind for p in game.state.prompts] == ["choose-zone"]
+
+
+def test_there_is_no_base_there_is_withdrawn_once_a_base_is(catalogue: Catalogue) -> None:
+    game = run(catalogue, tap("PH", "base-1"))  # a minion where no base lies yet
+    (asked,) = game.state.prompts
+    assert asked.kind == "no-base"
+    assert asked.message == "There is no base on base zone 1: tap a base card there first."
+    events = lapsed(game, tap("JO", "base-1"))
+    assert [(e["prompt"], e["why"]) for e in events] == [(asked.id, "base-placed")]
+    assert "a base is there now: tap the card again" in events[0]["text"]
+    assert game.state.prompts == ()
+    still = run(catalogue, tap("PH", "base-1"), tap("TP", "base-2"))  # another zone: still true
+    assert [p.kind for p in still.state.prompts] == ["no-base"]

@@ -41,7 +41,7 @@ def test_copies_are_told_apart_by_base_then_by_order_of_play(catalogue: Catalogu
         "Cat Burglar on Bastion, 2nd",
     ]
     assert place_name(game.state, catalogue, "base-2") == "The Central Brain"
-    assert place_name(game.state, catalogue, "base-3") == "base-3"  # no base lies there
+    assert place_name(game.state, catalogue, "base-3") == "base zone 3"  # no base there: by name
 
 
 def test_counter_prompts_name_the_minion_never_its_tag(catalogue: Catalogue) -> None:

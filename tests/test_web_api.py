@@ -43,7 +43,7 @@ def test_input_applies_and_bumps_the_version(client: FlaskClient) -> None:
 
 @pytest.mark.parametrize(
     ("headers", "message"),
-    [({}, "control token"), ({TOKEN_HEADER: "nope"}, "control token is not (or no longer) valid")],
+    [({}, "control token"), ({TOKEN_HEADER: "nope"}, "control token is not, or no longer, valid")],
 )
 def test_changes_need_the_token(client: FlaskClient, headers: dict[str, str], message: str) -> None:
     answer = client.post(

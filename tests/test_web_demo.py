@@ -136,3 +136,25 @@ def test_mdns_failure_is_not_fatal(monkeypatch: pytest.MonkeyPatch) -> None:
     address = TableAddress(bind="0.0.0.0", port=8000, name="table.local", address="192.0.2.7")
     assert server.announce(address) is None
     assert server.announce(replace(address, address=None)) is None
+
+
+def test_a_demo_started_again_on_its_game_plays_on_from_where_it_stood(
+    catalogue: Catalogue,
+) -> None:
+    store = EventStore.memory()
+    live = LiveGame.start(store, demo_header(catalogue, zones=3), catalogue)
+    service = TableService(
+        live, {z: "mock:" for z in live.game.state.header.zones}, clock=time.monotonic
+    )
+    first = DemoPlayer(service, direct=True)
+    whole = list(first.lines())  # the game's own plan: the same on every start
+    assert whole == list(DemoPlayer(service, direct=True).lines())
+    for line in whole[:30]:
+        first.play(line)
+    played = len(store.lines(live.game_id))
+    assert played >= 25
+    resumed = LiveGame.resume(store, live.game_id, catalogue)
+    again = DemoPlayer(TableService(resumed, {}, clock=time.monotonic), direct=True)
+    rest = list(again.lines())
+    assert rest == whole[len(whole) - len(rest) :] and len(rest) <= len(whole) - played
+    store.close()

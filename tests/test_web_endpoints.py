@@ -108,7 +108,8 @@ def test_setup_checks_zones_against_the_readers(client: FlaskClient) -> None:
     assert too_many.status_code == 400 and "no reader for base-4" in too_many.get_json()["error"]
     zero = client.post("/api/games", json={"players": PLAYERS, "zones": 1}, headers=AUTH)
     assert zero.status_code == 400 and "2 to 5" in zero.get_json()["error"]
-    started = client.post("/api/games", json={"players": PLAYERS}, headers=AUTH)
+    playing = client.get("/api/state").get_json()["game_id"]
+    started = client.post("/api/games", json={"players": PLAYERS, "replace": playing}, headers=AUTH)
     assert started.status_code == 201
     body = started.get_json()
     assert body["zones"] == ["base-1", "base-2", "base-3", "discard"]
@@ -130,14 +131,19 @@ def test_setup_chooses_a_printing_per_set(client: FlaskClient, service: TableSer
         "/api/games", json={"players": PLAYERS, "printings": {"munchkin": "first"}}, headers=AUTH
     )
     assert wrong.status_code == 400 and "offers errata, current" in wrong.get_json()["error"]
-    started = client.post(
-        "/api/games", json={"players": PLAYERS, "printings": {"munchkin": "current"}}, headers=AUTH
-    )
+    body = {
+        "players": PLAYERS,
+        "printings": {"munchkin": "current"},
+        "replace": service.live.game_id,
+    }
+    started = client.post("/api/games", json=body, headers=AUTH)
     assert started.status_code == 201
     game = service.live.game
     assert game.state.header.printings == {"munchkin": "current"}
     assert game.catalogue["munchkin/hotel-of-holiness"].breakpoint == 13
-    again = client.post("/api/games", json={"players": PLAYERS}, headers=AUTH)
+    again = client.post(
+        "/api/games", json={"players": PLAYERS, "replace": service.live.game_id}, headers=AUTH
+    )
     assert again.status_code == 201 and "printings" not in service.live.game.state.header.raw
     assert service.live.game.catalogue["munchkin/hotel-of-holiness"].breakpoint == 15
 
@@ -268,8 +274,11 @@ def test_a_munchkin_cthulhu_game_from_the_setup_api(client) -> None:  # type: ig
         "/api/games", json={"game": "munchkin-cthulhu", "players": players[:2]}, headers=AUTH
     )
     assert few.status_code == 400 and "3 to 6" in few.get_json()["error"]
+    playing = client.get("/api/state").get_json()["game_id"]
     started = client.post(
-        "/api/games", json={"game": "munchkin-cthulhu", "players": players}, headers=AUTH
+        "/api/games",
+        json={"game": "munchkin-cthulhu", "players": players, "replace": playing},
+        headers=AUTH,
     )
     assert started.status_code == 201
     assert started.get_json()["zones"][:5] == ["seat-1", "seat-2", "seat-3", "combat", "discard"]
@@ -281,3 +290,22 @@ def test_a_munchkin_cthulhu_game_from_the_setup_api(client) -> None:  # type: ig
     assert names["munchkin-cthulhu/grape-old-ones"] == "Grape Old Ones"
     unknown = client.post("/api/games", json={"game": "chess", "players": players}, headers=AUTH)
     assert unknown.status_code == 400
+
+
+def test_starting_a_game_while_one_is_on_asks_first_then_voids_it_saying_who(
+    client: FlaskClient, service: TableService
+) -> None:
+    playing = service.live.game_id
+    seated = list(service.live.game.state.header.players)
+    asked = client.post("/api/games", json={"players": PLAYERS}, headers=AUTH)
+    assert asked.status_code == 409
+    assert asked.get_json()["in_progress"] == {"game_id": playing, "players": seated}
+    assert "ends it unfinished (void)" in asked.get_json()["error"]
+    assert service.live.game_id == playing and service.store.game(playing).ended is None
+    wrong = client.post("/api/games", json={"players": PLAYERS, "replace": 999}, headers=AUTH)
+    assert wrong.status_code == 409  # naming another game confirms nothing
+    started = client.post("/api/games", json={"players": PLAYERS, "replace": playing}, headers=AUTH)
+    assert started.status_code == 201
+    old = service.store.game(playing)
+    assert old.void and old.ended is not None
+    assert old.void_by == "a tablet at 127.0.0.1 (with the control token)"

@@ -10,7 +10,7 @@ import json
 import logging
 import socket
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 from flask.testing import FlaskClient
@@ -184,3 +184,20 @@ def test_event_streams_do_not_keep_what_they_sent(dashboard: Dashboard) -> None:
     """waitress keeps a stream's bytes until its buffer is full (16 MB by default): each of 20
     streams held megabytes of states already sent (issue 15, 8)."""
     assert dashboard.server.adj.outbuf_high_watermark == STREAM_BUFFER <= 256 * 1024
+
+
+def test_the_access_log_keeps_the_pages_own_files_quiet(caplog: pytest.LogCaptureFixture) -> None:
+    """One page load asks for some twenty files: each at DEBUG, unless it fails."""
+
+    def app(environ: dict, start_response: Callable[..., object]) -> list[bytes]:
+        missing = environ["PATH_INFO"].endswith("gone.js")
+        start_response("404 NOT FOUND" if missing else "200 OK", [])
+        return [b""]
+
+    logger = logging.getLogger("companion.access.quiet")
+    with caplog.at_level(logging.INFO, logger=logger.name):
+        for path in ("/static/js/table.js", "/icons/192.png", "/", "/static/js/gone.js"):
+            environ = {"REQUEST_METHOD": "GET", "PATH_INFO": path, "QUERY_STRING": ""}
+            AccessLog(app, logger)(environ, lambda status, headers: None)
+    logged = [r.getMessage() for r in caplog.records if r.name == logger.name]
+    assert [line.split('"')[1] for line in logged] == ["GET /", "GET /static/js/gone.js"]

@@ -42,7 +42,8 @@ def test_setup_starts_a_game_with_the_base_deck_of_its_sets(
     client: FlaskClient,
     service: TableService,
 ) -> None:
-    answer = client.post("/api/games", json={"players": PLAYERS, "zones": 3}, headers=AUTH)
+    body = {"players": PLAYERS, "zones": 3, "replace": service.live.game_id}
+    answer = client.post("/api/games", json=body, headers=AUTH)
     assert answer.status_code == 201, answer.get_json()
     body = answer.get_json()
     assert {card.split("/")[0] for card in body["base_deck"]} == {"munchkin", "core", "oops"}

@@ -219,7 +219,7 @@ def test_a_new_game_reaches_the_stream(port: int, service: TableService) -> None
     service.submit({"tap": "B1", "zone": "base-1"})
     stream = Stream(port, **{"Last-Event-ID": "1"})
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
-    body = json.dumps({"players": PLAYERS, "zones": 2})
+    body = json.dumps({"players": PLAYERS, "zones": 2, "replace": service.live.game_id})
     headers = {**AUTH, "Content-Type": "application/json"}
     connection.request("POST", "/api/games", body=body, headers=headers)
     answer = connection.getresponse()

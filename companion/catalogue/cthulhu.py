@@ -193,8 +193,9 @@ def facts(card: MCCard) -> str:
     """A card's numbers in a line; unknown ones show as ``?``, never a guess."""
     if card.kind == "monster":
         return (
-            f"Level {_fact(card.level)}, {_fact(card.treasures)} treasures, "
-            f"+{_fact(card.levels_gained)} Level(s)"
+            f"Level {_fact(card.level)}, {_fact(card.treasures)} "
+            f"treasure{'' if card.treasures == 1 else 's'}, "
+            f"+{_fact(card.levels_gained)} Level{'' if card.levels_gained == 1 else 's'}"
         )
     if card.kind == "item":
         rules = ", ".join([f"{c} only" for c in card.only_for] + [f"not {c}" for c in card.not_for])

@@ -21,7 +21,17 @@ def say_where(address: TableAddress) -> None:
 
 
 def say_token(address: TableAddress, token: str) -> None:
-    """The address carrying the control token, as text and as a QR code to scan."""
-    carrying = f"{address.url}?token={token}"
-    click.echo(f"this address carries the control token: {carrying}")
+    """The address carrying the control token, as text and, when a tablet can reach it, as a QR
+    code of the IP address (many tablets cannot resolve ``.local`` names), the name beside it."""
+    if not address.on_lan:
+        click.echo(f"this browser takes control with {address.url}?token={token}")
+        click.echo(
+            "a tablet cannot reach 127.0.0.1 (that is the tablet itself): serve to the network "
+            '(bind = "0.0.0.0" in the table config, or `companion demo --lan`) to scan a code'
+        )
+        return
+    carrying = f"{address.address_url or address.url}?token={token}"
+    click.echo(f"scan this code with the tablet's camera to control the table: {carrying}")
+    if address.address_url:
+        click.echo(f"  (the table is also {address.url}?token={token})")
     segno.make(carrying).terminal(compact=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from companion.catalogue.cards import Card, Catalogue
+from companion.catalogue.cthulhu import MCCard, facts
 from companion.catalogue.cthulhu import card_table as cthulhu_table
 from companion.catalogue.printings import printed
 from companion.catalogue.view import card_details, card_table
@@ -49,11 +50,39 @@ def cards_list(set_id: str | None, faction: str | None, card_type: str | None) -
 def cards_show(card_id: str) -> None:
     """Show one card with every known fact and its encoded effects."""
     catalogue = catalogue_or_fail()
+    found = catalogue.cthulhu.get(card_id)
+    if found is not None:  # `cards list --set munchkin-cthulhu` lists these too
+        click.echo(cthulhu_details(found))
+        return
     if card_id not in catalogue:
-        matches = [c.id for c in catalogue if card_id.lower() in c.id][:8]
+        every = [c.id for c in catalogue] + [c.id for c in catalogue.cthulhu]
+        matches = [known for known in every if card_id.lower() in known][:8]
         hint = f"; did you mean {', '.join(matches)}?" if matches else ""
         raise click.ClickException(f"no card {card_id!r}{hint}")
     click.echo(card_details(catalogue[card_id], catalogue))
+
+
+def cthulhu_details(card: MCCard) -> str:
+    """A Munchkin Cthulhu card with every known fact: what ``cards list`` shows, its printed
+    modifiers (the reasons its strength changes), its text and, for a monster, its Bad Stuff."""
+    lines = [
+        f"{card.name} ({card.id})",
+        f"Munchkin Cthulhu {card.kind}, {card.deck} deck, copies: {card.copies or '?'}",
+        facts(card),
+    ]
+    for modifier in card.modifiers:
+        against = ", ".join([*modifier.vs_class, *([modifier.vs_sex] if modifier.vs_sex else [])])
+        if modifier.amount:
+            lines.append(f"{modifier.amount:+d} against {against or 'everyone'}")
+        if modifier.run_away:
+            lines.append(f"{modifier.run_away:+d} to Run Away rolls")
+        if modifier.text:
+            lines.append(f"by hand: {modifier.text}")
+    if card.text:
+        lines.append(card.text)
+    if card.kind == "monster":
+        lines.append(f"Bad Stuff: {card.bad_stuff}")
+    return "\n".join(lines)
 
 
 @cards.command("coverage")

@@ -7,6 +7,7 @@ the real dashboard. People can pause the game and tap cards themselves on the vi
 
 from __future__ import annotations
 
+import socket
 import time
 from typing import Any
 
@@ -15,9 +16,10 @@ import click
 from companion.catalogue.cards import Catalogue, load_catalogue
 from companion.cli.addresses import say_token, say_where
 from companion.cli.common import fail
-from companion.cli.table import cannot_serve
+from companion.cli.table import cannot_serve, note_serving
 from companion.errors import CompanionError
 from companion.hardware.config import TableConfig
+from companion.storage.serving import clear_serving
 from companion.storage.session import LiveGame
 from companion.storage.store import EventStore
 from companion.storage.tokens import TokenFile, token_path
@@ -46,21 +48,28 @@ def demo(port: int, lan: bool, db: str, zones: int, still: bool, game: str) -> N
     if not 1 <= zones <= 5:
         raise click.UsageError("--zones is 1 to 5")
     catalogue = load_catalogue()
+    host = "0.0.0.0" if lan else "127.0.0.1"
     try:
+        port_is_free(host, port)
         store = EventStore.open(db)
         control = TokenFile(token_path(db))
-    except (CompanionError, OSError) as exc:
+    except OSError as exc:
+        message, _ = cannot_serve(exc, host, port)
+        fail(f"{message} (--port 0 picks a free one)")
+    except CompanionError as exc:
         fail(str(exc))
     if game == "munchkin-cthulhu":
         header = cthulhu_header(catalogue, store)
-        readers = {zone: "sim:" for zone in header["zones"]}
     else:
         header = demo_header(catalogue, zones)
-        readers = TableConfig.simulated(zones).readers
-    live = LiveGame.start(store, header, catalogue)
+    live = own_game(store, header, catalogue)
+    readers = (
+        {zone: "sim:" for zone in header["zones"]}
+        if game == "munchkin-cthulhu"
+        else TableConfig.simulated(zones).readers
+    )
     service = TableService(live, readers, clock=time.monotonic)
     player = None if still else DemoPlayer(service)
-    host = "0.0.0.0" if lan else "127.0.0.1"
     service.start()
     try:
         dashboard = Dashboard(
@@ -73,25 +82,50 @@ def demo(port: int, lan: bool, db: str, zones: int, still: bool, game: str) -> N
         fail(f"{message} (--port 0 picks a free one)")
     click.echo(f"demo game {live.game_id} on a simulated table (zones {', '.join(readers)})")
     _say_how_to_open(dashboard, control.current())
+    note_serving(db, dashboard)
     click.echo("Ctrl-C stops it; the game is kept in " + db)
     try:
         dashboard.run_until_stopped()
     finally:
+        clear_serving(db)
         service.stop()
         store.close()
+
+
+def port_is_free(host: str, port: int) -> None:
+    """:raises OSError: ``host``:``port`` cannot be served (taken, or not an address here),
+    found before a game is started for a demo that cannot run."""
+    if port == 0:
+        return
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as waitress binds
+        probe.bind((host, port))
+
+
+def own_game(store: EventStore, header: dict[str, Any], catalogue: Catalogue) -> LiveGame:
+    """The demo's game: the unfinished one in its database if it is the same kind of game (the
+    same players, cards and zones), so that starting the demo again does not add a game; else a
+    new one (a game of another kind left unfinished there becomes void)."""
+    record = store.latest_open_game()
+    if record is not None and _same_game(record.header, header):
+        try:
+            return LiveGame.resume(store, record.id, catalogue)
+        except CompanionError as exc:
+            click.echo(f"warning: demo game {record.id} cannot be resumed ({exc})", err=True)
+    if record is not None:
+        store.void_game(record.id)
+    return LiveGame.start(store, header, catalogue)
+
+
+def _same_game(stored: dict[str, Any], fresh: dict[str, Any]) -> bool:
+    keys = ("game", "players", "factions", "zones", "tags")
+    return all(stored.get(key) == fresh.get(key) for key in keys)
 
 
 def _say_how_to_open(dashboard: Dashboard, token: str) -> None:
     address = dashboard.address
     say_where(address)
-    if address.on_lan:
-        say_token(address, token)
-        return
-    click.echo(f"this browser takes control with {address.url}?token={token}")
-    click.echo(
-        "a tablet cannot reach 127.0.0.1 (that is the tablet itself): to play from a tablet on "
-        "this network, run `companion demo --lan` and scan the QR code it prints"
-    )
+    say_token(address, token)
 
 
 def cthulhu_header(catalogue: Catalogue, store: EventStore) -> dict[str, Any]:

@@ -8,6 +8,7 @@ These need the ``league`` extra (PostgreSQL driver, openskill, gunicorn);
 
 from __future__ import annotations
 
+import signal
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -176,10 +177,15 @@ def demo(tables: int, port: int, workers: int, pace: float, games: int | None) -
     """A league night on this machine: a throwaway PostgreSQL, the server, simulated tables."""
     if not 1 <= tables <= 20:
         raise click.UsageError("--tables is 1 to 20")
-    with _refusals():
-        final = run_demo(
-            click.echo, tables=tables, port=port, workers=workers, pace=pace, games=games
-        )
+    stop_on_signals()
+    try:
+        with _refusals():
+            final = run_demo(
+                click.echo, tables=tables, port=port, workers=workers, pace=pace, games=games
+            )
+    except KeyboardInterrupt:  # stopped before the tables played: everything is cleaned up
+        click.echo("league demo stopped: its server, database and temporary folders are gone")
+        return
     click.echo(f"final standings ({final.get('season', '?')}):")
     for row in final.get("standings", []):
         rating = row["rating"]
@@ -188,6 +194,14 @@ def demo(tables: int, port: int, workers: int, pace: float, games: int | None) -
             f"± {rating['sigma']:.1f}  games {row['games']:>3}  wins {row['wins']:>3}  "
             f"VP {row['vp']:>4}"
         )
+
+
+def stop_on_signals() -> None:
+    """Ctrl-C and SIGTERM both stop the demo through every cleanup (gunicorn, the PostgreSQL
+    cluster, the temporary folders): Python's default SIGTERM ends it without running them,
+    and a shell script starts its background jobs with SIGINT ignored."""
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(signum, signal.default_int_handler)
 
 
 COMMANDS: tuple[click.Command, ...] = (

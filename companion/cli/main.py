@@ -6,12 +6,13 @@ import click
 
 from companion.cli.backup import backup
 from companion.cli.cards import cards
+from companion.cli.control import token
 from companion.cli.demo import demo
 from companion.cli.doctor import doctor
 from companion.cli.enrol import enrol
 from companion.cli.install import install
 from companion.cli.league import league
-from companion.cli.table import new_game, serve, token
+from companion.cli.table import new_game, serve
 from companion.cli.tapes import example, export, games, import_tape, replay, simulate
 
 

@@ -9,16 +9,17 @@ from pathlib import Path
 import click
 
 from companion.catalogue.cards import Catalogue, load_catalogue
-from companion.cli.addresses import say_token, say_where
-from companion.cli.common import DEFAULT_DB, EX_CONFIG, fail
+from companion.cli.addresses import say_where
+from companion.cli.common import EX_CONFIG, fail
+from companion.cli.control import say_how_to_control
 from companion.errors import CompanionError, StoreError
 from companion.hardware.config import TableConfig, load_table_config
 from companion.hardware.feedback import open_feedback
-from companion.hardware.network import LOOPBACK, table_address
 from companion.league.shipper import Shipper
+from companion.storage.serving import clear_serving, write_serving
 from companion.storage.session import LiveGame
 from companion.storage.store import EventStore
-from companion.storage.tokens import TokenFile, load_or_create_token, token_path, write_new_token
+from companion.storage.tokens import TokenFile, token_path
 from companion.table.games import game_header
 from companion.table.service import Change, TableService
 from companion.web.server import Dashboard
@@ -137,10 +138,12 @@ def serve(table_file: Path | None, simulate: bool, db: str | None, port: int | N
         shipper = Shipper(service.store, league.url, league.table_key, settle=league.settle_s)
         shipper.start()
         click.echo(f"finished games are shipped to the league at {league.url}")
-    _announce(service, dashboard)
+    db_path = db or config.db
+    _announce(service, dashboard, db_path)
     try:
         dashboard.run_until_stopped()
     finally:
+        clear_serving(db_path)
         if shipper is not None:
             shipper.stop()
         service.stop()
@@ -165,23 +168,30 @@ def _dashboard(
     except OSError as exc:
         service.stop()
         service.store.close()
-        fail(*cannot_serve(exc, config.bind, chosen))
+        remedy = (
+            "choose another port in the table config"
+            if port is None
+            else "choose another --port (--port 0 picks a free one)"
+        )
+        fail(*cannot_serve(exc, config.bind, chosen, remedy))
         raise  # fail() exits
 
 
-def cannot_serve(exc: OSError, bind: str, port: int) -> tuple[str, int]:
+def cannot_serve(
+    exc: OSError, bind: str, port: int, remedy: str = "choose another port in the table config"
+) -> tuple[str, int]:
     """What to say when the dashboard cannot start, and the exit status: a taken port or a
-    forbidden one is the config's to fix (78); an address not there yet (the network still
-    coming up) is worth a restart (1)."""
+    forbidden one is the config's (or the option's) to fix (78), as ``remedy`` says; an address
+    not there yet (the network still coming up) is worth a restart (1)."""
     if exc.errno == errno.EADDRNOTAVAIL:
         return f"cannot serve on {bind}:{port}: no such address here (yet)", 1
     return (
         f"cannot serve the dashboard on {bind}:{port} ({exc.strerror or exc}); "
-        "is another program using the port? choose another port in the table config"
+        f"is another program using the port? {remedy}"
     ), EX_CONFIG
 
 
-def _announce(service: TableService, dashboard: Dashboard) -> None:
+def _announce(service: TableService, dashboard: Dashboard, db: str) -> None:
     zones = ", ".join(service.readers)
     if service.live is None:
         click.echo(
@@ -189,42 +199,20 @@ def _announce(service: TableService, dashboard: Dashboard) -> None:
         )
     else:
         click.echo(f"table running with zones {zones}; game {service.live.game_id} resumed")
-    say_where(dashboard.address)
+    address = dashboard.address
+    say_where(address)
+    note_serving(db, dashboard)
+    say_how_to_control(address, db, button="end-turn" in service.feedback.buttons)
     click.echo("Ctrl-C stops it")
 
 
-@click.command()
-@click.option("--db", default=DEFAULT_DB, show_default=True, help="SQLite file of games.")
-@click.option(
-    "--table",
-    "table_file",
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="Table config, for the dashboard's port.",
-)
-@click.option("--rotate", is_flag=True, help="A new token: every paired tablet must pair again.")
-def token(db: str, table_file: Path | None, rotate: bool) -> None:
-    """Print the table's control token (a tablet needs it, or to be paired with the End-turn
-    button, to change anything), as text and as a QR code of the dashboard address carrying it."""
+def note_serving(db: str, dashboard: Dashboard) -> None:
+    """Leave the note ``companion token`` reads for the address this table serves (a table
+    that cannot write it still serves: ``token`` then uses the config's address)."""
     try:
-        config = load_table_config(table_file) if table_file else TableConfig.simulated()
-        value, unpaired = rotate_token(db) if rotate else (load_or_create_token(token_path(db)), 0)
-    except (CompanionError, OSError) as exc:
-        fail(str(exc))
-    bind = "0.0.0.0" if config.bind in LOOPBACK else config.bind  # a tablet is not this machine
-    click.echo(value)
-    if rotate:
-        click.echo(f"a new control token: {unpaired} paired tablet(s) must pair again")
-    say_token(table_address(bind, config.port), value)
-
-
-def rotate_token(db: str) -> tuple[str, int]:
-    """A new control token, and every paired tablet forgotten (a running table notices at
-    once); returns the token and how many tablets were paired."""
-    value = write_new_token(token_path(db))
-    if not Path(db).exists():
-        return value, 0
-    with EventStore.open(db) as store:
-        return value, store.forget_tablets()
+        write_serving(db, dashboard.address.bind, dashboard.port)
+    except OSError as exc:
+        click.echo(f"warning: cannot note where the table serves ({exc})", err=True)
 
 
 def _say(change: Change) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -15,7 +16,7 @@ from companion.cli.table import parse_players
 from companion.errors import CompanionError, Rejected, TapeError
 from companion.simulation.plausible import make_header, plausible_lines
 from companion.storage.session import LiveGame
-from companion.storage.store import EventStore
+from companion.storage.store import EventStore, GameRecord
 from companion.tape.documents import Document
 from companion.tape.examples import example_tape
 from companion.tape.lines import TapeLine, dump_line, parse_header, read_lines, read_tape
@@ -128,9 +129,30 @@ def games(db: str) -> None:
         fail(str(exc))
     if not records:
         click.echo("no games stored yet")
+    latest_open = next((record.id for record in records if record.ended is None), None)
     for record in records:
-        state = f"won by {', '.join(record.winners or [])}" if record.ended else "in progress"
+        state = game_state(record, latest_open)
         click.echo(f"{record.id:>4}  {record.game:<16} {', '.join(record.players):<30} {state}")
+
+
+def game_state(record: GameRecord, latest_open: int | None) -> str:
+    """How a stored game stands, in words: won, void (ended by another game: who, when),
+    abandoned (left unfinished before a newer one), or in progress."""
+    if record.void:
+        when = _when(record.ended)
+        return f"void: ended unfinished by {record.void_by or 'a new game'}{when}"
+    if record.ended is not None:
+        winners = " and ".join(record.winners or [])
+        return f"won by {winners}" if winners else "ended with no winner"
+    if record.id != latest_open:
+        return "abandoned: left unfinished when a newer game started"
+    return "in progress"
+
+
+def _when(at: float | None) -> str:
+    if at is None:
+        return ""
+    return time.strftime(" on %Y-%m-%d at %H:%M", time.localtime(at))
 
 
 @click.command()

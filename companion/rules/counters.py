@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from companion.rules.game import IllegalPlayError, add_counters
 from companion.rules.table import Table
+from companion.tape.english import plural
 
 
 def move_counters(table: Table, origin: str, target: str, count: int = 1) -> Table:
@@ -22,6 +23,6 @@ def move_counters(table: Table, origin: str, target: str, count: int = 1) -> Tab
         raise IllegalPlayError("counters move to a different minion")
     if count < 1 or found[1].counters < count:
         raise IllegalPlayError(
-            f"minion {origin} has {found[1].counters} counter(s); cannot move {count}"
+            f"minion {origin} has {plural(found[1].counters, 'counter')}; cannot move {count}"
         )
     return add_counters(add_counters(table, origin, -count), target, count)

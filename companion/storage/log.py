@@ -24,7 +24,7 @@ from companion.storage.schema import scalar
 
 #: ``rejected``: a tape line the tracker refused (kept for the record, never replayed)
 READ_KINDS = frozenset({"arrived", "left", "error", "rejected"})
-_GAME_COLUMNS = "id, game, header, players, started, ended, winner, winners, void"
+_GAME_COLUMNS = "id, game, header, players, started, ended, winner, winners, void, void_by"
 
 
 class GameLog(Connected):
@@ -159,8 +159,9 @@ class GameLog(Connected):
                 winner,
                 loads(winners, f"game {id_}'s winners"),
                 bool(void),
+                void_by,
             )
-            for id_, game, head, seats, start, end, winner, winners, void in rows
+            for id_, game, head, seats, start, end, winner, winners, void, void_by in rows
         ]
 
     def finish_game(
@@ -179,16 +180,17 @@ class GameLog(Connected):
             if self.league_outbox and claimed_vp is not None:
                 queue_game(db, game_id, "finished", claimed_vp, now)
 
-    def void_game(self, game_id: int) -> None:
-        """The game was abandoned unfinished (another one started at the table): it ends with
-        no winner, marked void, and with a league it is shipped as void in this transaction."""
+    def void_game(self, game_id: int, by: str | None = None) -> None:
+        """The game was abandoned unfinished (another one started at the table, ``by`` whom):
+        it ends now with no winner, marked void, and with a league it is shipped as void in
+        this transaction."""
         now = self._clock()
         with self._locked() as db, db.atomic():
             require_game(db, game_id)
             db.execute(
-                "UPDATE games SET ended = ?, winner = NULL, winners = NULL, void = 1"
+                "UPDATE games SET ended = ?, winner = NULL, winners = NULL, void = 1, void_by = ?"
                 " WHERE id = ? AND ended IS NULL",
-                [now, game_id],
+                [now, by, game_id],
             )
             if self.league_outbox:
                 queue_game(db, game_id, "void", None, now)

@@ -34,6 +34,8 @@ class GameRecord:
     winners: list[str] | None
     #: abandoned unfinished when another game started at the table
     void: bool = False
+    #: who started the other game (a tablet, the demo), when known
+    void_by: str | None = None
 
 
 @dataclass(frozen=True)

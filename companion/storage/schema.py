@@ -21,9 +21,9 @@ from companion.storage.backup import back_up
 
 APPLICATION_ID = 0x54434D50
 """``PRAGMA application_id`` of our files ("TCMP", big-endian at offset 68 of the header)."""
-SCHEMA_VERSION = "3"
+SCHEMA_VERSION = "4"
 """What ``meta.schema_version`` says once every migration below has run."""
-KNOWN_VERSIONS = frozenset({"1", "2", "3"})
+KNOWN_VERSIONS = frozenset({"1", "2", "3", "4"})
 """Schema versions this companion can read (older ones are migrated; a newer companion's file
 is refused)."""
 _MAGIC = b"SQLite format 3\x00"
@@ -96,6 +96,13 @@ def _tablets(db: Database) -> None:
         not_null=["paired", "via"],
     )
     db.execute("UPDATE meta SET value = '3' WHERE key = 'schema_version'")
+
+
+@migrations(name="0004-void-by")
+def _void_by(db: Database) -> None:
+    """Who ended a game unfinished by starting another (its ``ended`` says when)."""
+    db.table("games").add_column("void_by", str)
+    db.execute("UPDATE meta SET value = '4' WHERE key = 'schema_version'")
 
 
 def check_file(path: Path, *, writing: bool = True) -> None:

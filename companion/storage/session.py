@@ -96,10 +96,10 @@ class LiveGame:
     def finished(self) -> bool:
         return bool(self.game.state.table.winners)
 
-    def abandon(self) -> None:
-        """Another game starts at the table: this one, if unfinished, is void."""
+    def abandon(self, by: str | None = None) -> None:
+        """Another game starts at the table (``by`` whom): this one, if unfinished, is void."""
         if not self.finished:
-            self.store.void_game(self.game_id)
+            self.store.void_game(self.game_id, by)
 
     def _finish(self) -> None:
         table = self.game.state.table

@@ -15,7 +15,7 @@ import contextlib
 import random
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from companion.catalogue.cards import Catalogue
@@ -49,6 +49,8 @@ class DemoPlayer:
         self.service = service
         self.table = VirtualTable(service)
         self.rng = rng or random.Random()
+        #: the plan's randomness: as given, else the game's own (the same plan on every start)
+        self._plan_rng = rng
         self.clock = clock
         self.dwell = dwell  #: seconds a card lies on its zone
         self.think = think  #: seconds between moves
@@ -130,8 +132,17 @@ class DemoPlayer:
             "zones": list(header.zones),
             "tags": {uid: binding.card for uid, binding in header.tags.items()},
         }
-        for line in plausible_lines(self.rng, plan, live.game.catalogue):
-            yield {k: v for k, v in line.items() if k != "at"}
+        # the same game always has the same plan (seeded by its id), so a demo started again
+        # on its own game passes over what its log already holds and plays on from there
+        played = [_without_time(line) for line in live.store.lines(live.game_id)]
+        rng = self._plan_rng or random.Random(live.game_id)
+        for planned in plausible_lines(rng, plan, live.game.catalogue):
+            line = _without_time(planned)
+            if played and played[0] == line:
+                played.pop(0)
+                continue
+            played = []  # the table went another way: play on from here
+            yield line
 
     def _document(self) -> dict[str, Any]:
         document = self.service.document()
@@ -166,3 +177,7 @@ class DemoPlayer:
 
     def _interruptible_sleep(self, seconds: float) -> None:
         self._stopping.wait(seconds)
+
+
+def _without_time(line: Mapping[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in line.items() if k != "at"}

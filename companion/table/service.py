@@ -253,13 +253,13 @@ class TableService(Pipeline):
             return True
         return False
 
-    def replace_game(self, live: LiveGame) -> None:
-        """A new game starts at this table (the readers keep running); the one it replaces, if
-        unfinished, is void."""
+    def replace_game(self, live: LiveGame, by: str | None = None) -> None:
+        """A new game starts at this table (the readers keep running), ``by`` whom; the one it
+        replaces, if unfinished, is void."""
         with self._lock:
             before = self.live
             if before is not None and live.game_id != before.game_id:
-                before.abandon()
+                before.abandon(by)
             self.live = live
             self._document = None
             self.enrolment = None

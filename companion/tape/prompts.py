@@ -109,7 +109,7 @@ WAITING_KINDS: frozenset[PromptKind] = frozenset(
     {"unknown-tag", "crosstalk", "unknown-owner", "choose-zone"}
 )
 
-LapseReason = Literal["turn-ended", "card-left", "base-left", "game-over"]
+LapseReason = Literal["turn-ended", "card-left", "base-left", "game-over", "base-placed"]
 
 #: each reason in words, for the ``lapsed`` event's text
 LAPSE_WORDS: dict[LapseReason, str] = {
@@ -117,6 +117,7 @@ LAPSE_WORDS: dict[LapseReason, str] = {
     "card-left": "the card left play",
     "base-left": "the base left play",
     "game-over": "the game is over",
+    "base-placed": "a base is there now: tap the card again",
 }
 
 
@@ -146,12 +147,17 @@ def withdraw_lapsed(
     turn: int,
     over: bool,
     in_play: Callable[[str], bool],
+    has_base: Callable[[str], bool] = lambda zone: False,
 ) -> tuple[tuple[Prompt, ...], list[Event]]:
-    """The prompts that still apply, and a ``lapsed`` event for each one that does not."""
+    """The prompts that still apply, and a ``lapsed`` event for each one that does not: its
+    moment passed, or what it said is no longer true ("there is no base at" a zone that has
+    one now, ``has_base``)."""
     kept: list[Prompt] = []
     lapsed: list[Event] = []
     for prompt in prompts:
         why = lapse_reason(prompt.moment, turn=turn, over=over, in_play=in_play)
+        if why is None and prompt.kind == "no-base" and prompt.zone and has_base(prompt.zone):
+            why = "base-placed"
         if why is None:
             kept.append(prompt)
             continue

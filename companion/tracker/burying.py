@@ -23,6 +23,7 @@ from companion.rules import burying as rules
 from companion.rules.game import add_madness, where_is
 from companion.rules.table import MADNESS, Buried
 from companion.tape.documents import Event, Line
+from companion.tape.english import plural
 from companion.tape.lines import TagBinding
 from companion.tape.prompts import Option
 from companion.tracker.common import (
@@ -273,7 +274,7 @@ def grant(
     if not options:
         return Outcome(state, (note(f"{source.name}: {player} has nothing to uncover"),), True)
     verb = {"uncover": "uncover", "hand": "bury", "either": "bury or uncover"}[effect.what]
-    text = f"{source.name}: {player} may {verb} up to {effect.count} card(s)"
+    text = f"{source.name}: {player} may {verb} up to {plural(effect.count, 'card')}"
     return merge(Outcome(state, (), True), ask(state, "uncover", text, options, zone=zone))
 
 

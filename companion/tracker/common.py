@@ -9,6 +9,7 @@ from typing import Any, Protocol
 from companion.catalogue.cards import Card, Catalogue
 from companion.rules.game import where_is
 from companion.tape.documents import Event, Line, as_event
+from companion.tape.english import zone_label
 from companion.tape.lines import TagBinding
 from companion.tape.prompts import DISMISS, WAITING_KINDS, Moment, Option, Prompt, PromptKind
 from companion.tracker.state import Outcome, Rejected, TrackerState
@@ -90,9 +91,10 @@ def name_of(catalogue: Catalogue, card_id: str) -> str:
 
 
 def place_name(state: TrackerState, catalogue: Catalogue, zone: str) -> str:
-    """A zone as people at the table say it: the name of the base lying there, else the zone."""
+    """A zone as people at the table say it: the name of the base lying there, else the zone's
+    ("base zone 2")."""
     base = state.table.base_at(zone)
-    return name_of(catalogue, base.card) if base is not None else zone
+    return name_of(catalogue, base.card) if base is not None else zone_label(zone)
 
 
 def ordinal(number: int) -> str:

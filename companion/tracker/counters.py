@@ -21,6 +21,7 @@ from companion.rules.power import evaluate
 from companion.rules.sources import Source, active, in_scope, matches
 from companion.rules.table import Minion
 from companion.tape.documents import Line
+from companion.tape.english import plural
 from companion.tape.prompts import Option
 from companion.tracker import one_turn
 from companion.tracker.common import ask, card_label, event, merge, need, note
@@ -123,7 +124,7 @@ def _prompt(
         for m in chosen
     ]
     left = None if effect.count == 0 else effect.count
-    times = "any number of times" if left is None else f"{left} time(s)"
+    times = "any number of times" if left is None else plural(left, "time")
     text = f"{trigger.card.name}: {verb.lower()} +1 power counters ({word}, {times})"
     return ask(state, "counters", text, options, tag=trigger.tag, zone=trigger.zone, left=left)
 

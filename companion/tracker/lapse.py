@@ -35,6 +35,7 @@ def _prompts(state: TrackerState) -> tuple[tuple[Prompt, ...], list[Event]]:
         turn=table.turn,
         over=bool(table.winners),
         in_play=lambda tag: where_is(table, tag) is not None,
+        has_base=lambda zone: table.base_at(zone) is not None,
     )
 
 

@@ -16,6 +16,7 @@ from companion.catalogue.cards import Catalogue
 from companion.catalogue.effects import TreasureEffect, one_turn
 from companion.rules.one_turn import resolve
 from companion.tape.documents import Event
+from companion.tape.english import plural
 from companion.tracker.common import event, note
 from companion.tracker.state import Deal, Outcome, TrackerState, TreasureDraw
 from companion.tracker.trigger import Trigger
@@ -83,7 +84,7 @@ def _owed(outcome: Outcome, trigger: Trigger, amount: int) -> Outcome:
     if player is None or amount <= 0:
         return outcome
     drawn = owe_treasures(outcome.state, player, amount, trigger.card.id)
-    text = f"{trigger.card.name}: {player} gains {amount} treasure(s)"
+    text = f"{trigger.card.name}: {player} gains {plural(amount, 'treasure')}"
     return Outcome(drawn.state, outcome.events + drawn.events + (note(text),), True)
 
 

@@ -10,6 +10,7 @@ from companion.rules import game as rules
 from companion.rules.abilities import status
 from companion.rules.one_turn import aims_at_one_minion, resolve
 from companion.tape.documents import Event
+from companion.tape.english import plural, zone_label
 from companion.tape.lines import TagBinding
 from companion.tape.prompts import DISMISS, Option
 from companion.tracker import abilities, burying, counters, duels, moments
@@ -104,13 +105,16 @@ def _tap(
     if zone == "discard":
         return discard(state, uid, card, catalogue)
     if not zone.startswith("base-"):
-        text = f"{card.name} was tapped at {zone}, which is not a base zone or the discard pad."
+        text = (
+            f"{card.name} was tapped at {zone_label(zone)}, which is not a base zone or the "
+            "discard pad."
+        )
         return ask(state, "wrong-zone", text, [], tag=uid, zone=zone)
     if card.type == "base":
         return _base(state, uid, zone, card)
     base = state.table.base_at(zone)
     if base is None:
-        text = f"There is no base at {zone}: tap a base card there first."
+        text = f"There is no base on {zone_label(zone)}: tap a base card there first."
         return ask(state, "no-base", text, [], tag=uid, zone=zone)
     if any(b.tag == uid for b in base.buried):
         return burying.uncover(state, uid, catalogue, play)
@@ -159,7 +163,7 @@ def _base(state: TrackerState, uid: str, zone: str, card: Card) -> Outcome:
         events.append(note(f"{card.name}'s monster number is unknown: tap its monsters anyway"))
     updated = replace(state, table=table).with_setup(zone, monsters)
     if monsters:
-        events.append(note(f"Tap {monsters} monster(s) on {card.name}"))
+        events.append(note(f"Tap {plural(monsters, 'monster')} on {card.name}"))
     return Outcome(updated, tuple(events), True)
 
 

@@ -14,6 +14,10 @@ log = logging.getLogger("companion.access")
 _TOKEN = re.compile(r"(^|&)(token=)[^&]*", re.IGNORECASE)
 REDACTED = "[redacted]"
 
+#: the page's own files: a line each would bury the requests that matter (one page load asks
+#: for some twenty), so they are logged at DEBUG, unless they fail
+QUIET_PREFIXES = ("/static/", "/icons/", "/manifest.webmanifest", "/favicon")
+
 StartResponse = Callable[..., Any]
 WSGIApp = Callable[[dict[str, Any], StartResponse], Iterable[bytes]]
 
@@ -39,12 +43,16 @@ class AccessLog:
         started = time.monotonic()
 
         def logged(status: str, headers: list[tuple[str, str]], *rest: Any) -> Any:
-            self.log.info(
+            code = status.split(" ", 1)[0]
+            path = str(environ.get("PATH_INFO", ""))
+            quiet = path.startswith(QUIET_PREFIXES) and code < "400"
+            self.log.log(
+                logging.DEBUG if quiet else logging.INFO,
                 '%s "%s %s" %s %.3f',
                 environ.get("REMOTE_ADDR", "-"),
                 environ.get("REQUEST_METHOD", "-"),
                 target(environ),
-                status.split(" ", 1)[0],
+                code,
                 time.monotonic() - started,
             )
             return start_response(status, headers, *rest)

@@ -26,6 +26,7 @@ from companion.web import (
     live,
     pairing,
     readers,
+    reasons,
     setup,
     shell,
     sim,
@@ -74,4 +75,5 @@ def create_app(
     auth.init_app(app)
     for module in (live, api, setup, history, enrol, readers, sim, league, pairing, shell):
         app.register_blueprint(module.bp)
+    app.register_blueprint(reasons.bp)
     return app

@@ -35,11 +35,11 @@ def require_token() -> None:
     """:raises Unauthorized: the request carries no valid token, saying how to get one."""
     if not request.headers.get(HEADER):
         raise Unauthorized(
-            f"this needs the table's control token in the {HEADER} header: tap Ask to "
-            "control and press the table's End-turn button, or scan `companion token`'s QR"
+            "This tablet is only watching: to play from it, tap Ask to control, or scan the "
+            "table's control QR code (the control token)."
         )
     if not has_token():
         raise Unauthorized(
-            "this tablet's control token is not (or no longer) valid: tap Ask to control and "
-            "press the table's End-turn button, or scan `companion token`'s QR code again"
+            "This tablet's control has ended (its control token is not, or no longer, valid): "
+            "tap Ask to control, or scan the table's control QR code again."
         )

@@ -6,7 +6,7 @@ every answer under ``/api`` is JSON, even Werkzeug's own 404 and 405.
 
 from __future__ import annotations
 
-from flask import Flask, Response, current_app, jsonify, request
+from flask import Flask, Response, current_app, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException
 
 from companion.errors import InvalidLine, Rejected, StoreError
@@ -19,10 +19,14 @@ class ApiError(Exception):
 
     status = 400
 
-    def __init__(self, message: str, status: int | None = None) -> None:
+    def __init__(
+        self, message: str, status: int | None = None, *, extra: dict[str, object] | None = None
+    ) -> None:
         super().__init__(message)
         if status is not None:
             self.status = status
+        #: more of the answer's JSON, beside ``error``, for a page to act on
+        self.extra = extra or {}
 
 
 class BadRequest(ApiError):
@@ -52,7 +56,7 @@ def error_response(message: str, status: int) -> tuple[Response, int]:
 def init_app(app: Flask) -> None:
     @app.errorhandler(ApiError)
     def api_error(exc: ApiError) -> tuple[Response, int]:
-        return error_response(str(exc), exc.status)
+        return jsonify(error=str(exc), **exc.extra), exc.status
 
     @app.errorhandler(Rejected)
     def rejected(exc: Rejected) -> tuple[Response, int]:
@@ -81,12 +85,16 @@ def init_app(app: Flask) -> None:
         return error_response(f"the game store cannot answer: {exc}", 503)
 
     @app.errorhandler(HTTPException)
-    def http_error(exc: HTTPException) -> Response | HTTPException | tuple[Response, int]:
+    def http_error(
+        exc: HTTPException,
+    ) -> Response | HTTPException | tuple[Response, int] | tuple[str, int]:
         if exc.code == 413:
             limit = current_app.config["MAX_CONTENT_LENGTH"]
             return error_response(
                 f"the request is too large; the table takes at most {limit} bytes", 413
             )
         if not request.path.startswith("/api/"):
+            if exc.code == 404:  # a page of ours, sized for a phone, not the server's bare one
+                return render_template("notfound.html", path=request.path), 404
             return exc
         return error_response(exc.description or exc.name, exc.code or 500)

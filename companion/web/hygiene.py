@@ -30,8 +30,11 @@ HEADERS = {
     "X-Content-Type-Options": "nosniff",
     "X-Frame-Options": "DENY",
     "Referrer-Policy": "no-referrer",
-    "Cross-Origin-Opener-Policy": "same-origin",
 }
+#: only where the browser takes it: on a plain-http LAN address (not a trustworthy origin)
+#: Chromium ignores it and logs an error on every page
+OPENER_POLICY = {"Cross-Origin-Opener-Policy": "same-origin"}
+TRUSTWORTHY_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
 
 
 class MisdirectedRequest(ApiError):
@@ -63,6 +66,9 @@ def init_app(app: Flask) -> None:
     def secure(response: Response) -> Response:
         for name, value in HEADERS.items():
             response.headers.setdefault(name, value)
+        if request.is_secure or requested_host(request.host) in TRUSTWORTHY_HOSTS:
+            for name, value in OPENER_POLICY.items():
+                response.headers.setdefault(name, value)
         return response
 
 

@@ -120,8 +120,15 @@ def _game_paths() -> dict[str, Any]:
             "post": _op(
                 "Start a new game on this table: 2-4 players, two factions each; a player with "
                 '"guest": true plays without a league name; "printings" chooses a printing '
-                'per set ({"munchkin": "current"}; errata by default)',
-                body=_props(("players",), players="array", zones="integer", printings="object"),
+                'per set ({"munchkin": "current"}; errata by default); while a game is '
+                'unfinished, "replace": its id ends it (void), else 409 with "in_progress"',
+                body=_props(
+                    ("players",),
+                    players="array",
+                    zones="integer",
+                    printings="object",
+                    replace="integer",
+                ),
                 ok="201",
                 post=True,
             ),
@@ -130,6 +137,13 @@ def _game_paths() -> dict[str, Any]:
             "get": _op("A game, its scorings, VP after each line", params=("game_id",))
         },
         "/api/stats": {"get": _op("Win rates of faction pairs over finished games")},
+        "/api/power/{tag}": {
+            "get": _op(
+                "Why a minion in play has its power: printed, counters, each effect's share",
+                params=("tag",),
+                errors=("404",),
+            )
+        },
         "/api/league": {
             "get": _op(
                 "The league: shipping on or off, the outbox (pending, sent, refused with the "

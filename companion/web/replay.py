@@ -81,6 +81,9 @@ def summary(record: GameRecord, current: int | None = None) -> dict[str, Any]:
         "winner": record.winner,
         "winners": record.winners or [],
         "current": record.id == current,
+        #: ended unfinished when another game started, and by whom
+        "void": record.void,
+        "void_by": record.void_by,
     }
 
 

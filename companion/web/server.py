@@ -183,6 +183,7 @@ def announce(address: TableAddress) -> tuple[Any, Any] | None:
     if address.address is None:
         log.warning("no LAN address found: not announced over mDNS")
         return None
+    zeroconf = None
     try:
         info = ServiceInfo(
             SERVICE_TYPE,
@@ -195,6 +196,8 @@ def announce(address: TableAddress) -> tuple[Any, Any] | None:
         zeroconf = Zeroconf()
         zeroconf.register_service(info, allow_name_change=True)
     except Exception as exc:  # no multicast, a name clash: serve anyway
+        if zeroconf is not None:  # its sockets are open already
+            zeroconf.close()
         log.warning("not announced over mDNS (%s); open %s", exc, address.address_url)
         return None
     return zeroconf, info

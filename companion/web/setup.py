@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from flask import Blueprint, Response, jsonify, render_template
+from flask import Blueprint, Response, jsonify, render_template, request
 
 from companion.catalogue.cards import CTHULHU, Catalogue
 from companion.catalogue.printings import DEFAULT
@@ -15,8 +15,9 @@ from companion.storage.session import LiveGame
 from companion.storage.store import EventStore
 from companion.table.games import game_header, simulated_tags
 from companion.web import setup_cthulhu as cthulhu
+from companion.web.auth import HEADER
 from companion.web.body import COLOUR, check, json_body, maybe, need
-from companion.web.errors import BadRequest
+from companion.web.errors import BadRequest, Conflict
 from companion.web.league import guests_of
 from companion.web.palette import PALETTE
 from companion.web.table import table
@@ -37,6 +38,7 @@ def new_game() -> tuple[Response, int]:
     running = table()
     store, catalogue = running.service.store, running.service.catalogue
     body = json_body()
+    replace = maybe(body, "replace", int)
     game = maybe(body, "game", str) or "smashup"
     if game == CTHULHU:
         names, colours, sex = cthulhu.parse_players(need(body, "players", list))
@@ -49,10 +51,11 @@ def new_game() -> tuple[Response, int]:
             catalogue,
             simulated=running.simulated,
         )
+        by = check_replacing(running.service.live, replace)
         if running.simulated:  # the virtual table gets a simulated reader per seat and the fight
             running.service.open_zones(header["zones"])
         started = LiveGame.start(store, header, catalogue)
-        running.replace_game(started)
+        running.replace_game(started, by)
         return jsonify(game_id=started.game_id, base_deck=[], zones=header["zones"]), 201
     if game != "smashup":
         raise BadRequest(f'"game" is "smashup" or "{CTHULHU}", not {game!r}')
@@ -68,10 +71,33 @@ def new_game() -> tuple[Response, int]:
         header["guests"] = guests
     if running.simulated:  # every card of the chosen factions gets a simulated tag
         header = simulated_tags(header, players, catalogue)
+    by = check_replacing(running.service.live, replace)
     started = LiveGame.start(store, header, catalogue)
-    running.replace_game(started)
+    running.replace_game(started, by)
     deck = base_deck(catalogue, (f for chosen in players.values() for f in chosen))
     return jsonify(game_id=started.game_id, base_deck=deck, zones=zones), 201
+
+
+def check_replacing(current: LiveGame | None, replace: int | None) -> str | None:
+    """Starting a game while another is unfinished ends that one (void): only when the request
+    says so (``"replace": <its id>``, after the page asked), else 409 with what is in progress.
+    Returns who is starting it, for the record of the void game.
+
+    :raises Conflict: a game is in progress and the request does not name it.
+    """
+    if current is None or current.finished:
+        return None
+    if replace != current.game_id:
+        state = current.game.state
+        players = list(state.header.players)
+        raise Conflict(
+            f"game {current.game_id} ({', '.join(players)}) is still being played: starting "
+            f'a new game ends it unfinished (void); send "replace": {current.game_id} to do so',
+            extra={"in_progress": {"game_id": current.game_id, "players": players}},
+        )
+    given = str(request.headers.get(HEADER, ""))
+    how = "with the control token" if table().is_control_token(given) else "paired at the table"
+    return f"a tablet at {request.remote_addr or 'an unknown address'} ({how})"
 
 
 def parse_players(

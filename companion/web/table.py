@@ -70,6 +70,9 @@ class Table:
         """The control token now (``companion token --rotate`` may have replaced it)."""
         return self._token if isinstance(self._token, str) else self._token.current()
 
+    def is_control_token(self, given: str) -> bool:
+        return hmac.compare_digest(given.encode(), self.token.encode())
+
     def allows(self, given: str) -> bool:
         """Whether ``given`` is the control token or a paired tablet's token."""
         if hmac.compare_digest(given.encode(), self.token.encode()):
@@ -166,9 +169,10 @@ class Table:
 
     # A new game on the same table
 
-    def replace_game(self, live: LiveGame) -> None:
-        """Play ``live`` on this table from now on; listeners hear the switch as a change."""
-        self.service.replace_game(live)
+    def replace_game(self, live: LiveGame, by: str | None = None) -> None:
+        """Play ``live`` on this table from now on (started ``by`` whom); listeners hear the
+        switch as a change."""
+        self.service.replace_game(live, by)
 
     def on_close(self, callback: Callable[[], None]) -> None:
         with self._lock:

@@ -7,12 +7,12 @@ walked forward with a stack of such groups: a change pushes one, an undo pops on
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from companion.storage.records import LogEntry
-from companion.web.words import Words
+from companion.web.words import Words, in_context
 
 Group = list[LogEntry]
 
@@ -74,7 +74,8 @@ def timeline(
 
 def _said(entry: LogEntry, words: Words) -> str | None:
     """The first thing a line did, in words (the change it made)."""
-    return next((text for e in entry.events if (text := words.describe(e)) is not None), None)
+    events = in_context(entry.events)
+    return next((text for e in events if (text := words.describe(e)) is not None), None)
 
 
 def _sentences(entries: list[LogEntry], words: Words, count: int) -> list[dict[str, Any]]:
@@ -85,8 +86,9 @@ def _sentences(entries: list[LogEntry], words: Words, count: int) -> list[dict[s
     withdrawn by one line are said once."""
     found: list[dict[str, Any]] = []
     for entry in reversed(entries):
-        lapsed = [e for e in entry.events if e.get("event") == "lapsed"]
-        said = [e for e in entry.events if e.get("event") != "lapsed"]
+        events = in_context(entry.events)
+        lapsed = [e for e in events if e.get("event") == "lapsed"]
+        said = [e for e in events if e.get("event") != "lapsed"]
         if len(lapsed) > 1:
             said.append({"event": "lapsed", "text": _withdrawn(lapsed)})
         else:
@@ -105,7 +107,7 @@ def _sentences(entries: list[LogEntry], words: Words, count: int) -> list[dict[s
     return found
 
 
-def _withdrawn(lapsed: list[dict[str, Any]]) -> str:
+def _withdrawn(lapsed: list[Mapping[str, Any]]) -> str:
     prompts = sum(1 for e in lapsed if "prompt" in e)
     deals = len(lapsed) - prompts
     parts = [f"{prompts} question{'s' if prompts != 1 else ''}"] if prompts else []

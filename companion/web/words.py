@@ -3,10 +3,11 @@ Treehouse"). Built from the store's log, so it survives a restart like everythin
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from companion.catalogue.cards import Catalogue
+from companion.tape.english import plural, unhedged, zone_label
 
 #: events that say nothing a person at the table needs to read
 QUIET = frozenset({"answered", "prompt", "bound", "owner"})
@@ -41,18 +42,27 @@ class Words:
 
     def zone(self, zone: object) -> str:
         base = self.bases.get(str(zone))
-        return self.card(base) if base is not None else str(zone)
+        return self.card(base) if base is not None else zone_label(str(zone))
 
     def describe(self, event: Mapping[str, Any]) -> str | None:
         """The event in a sentence, or None for one nobody needs to read."""
         kind = str(event.get("event"))
         if kind in QUIET:
             return None
-        build = _SENTENCES.get(kind)
+        build = SENTENCES.get(kind)
         if build is not None:
-            return build(self, event)
-        text = event.get("text")
-        return str(text) if text else kind.replace("-", " ")
+            return unhedged(build(self, event))
+        text = event.get("text")  # an event of a newer tracker: its own words, if it has them
+        return unhedged(str(text)) if text else f"Something changed ({kind.replace('-', ' ')})"
+
+
+def in_context(events: Sequence[Mapping[str, Any]]) -> Sequence[Mapping[str, Any]]:
+    """One line's events as they read together: a turn that ended the game hands the play to
+    nobody (the tracker still names the next seat). Nothing is copied otherwise: this runs for
+    every line shown on every state sent."""
+    if not any(e.get("event") == "game-over" for e in events):
+        return events
+    return [{**e, "next": None} if e.get("event") == "turn-ended" else e for e in events]
 
 
 def _played(w: Words, e: Mapping[str, Any]) -> str:
@@ -74,16 +84,55 @@ def _signed(delta: object) -> str:
     return f"+{number}" if number > 0 else str(number)
 
 
-_SENTENCES: dict[str, Callable[[Words, Mapping[str, Any]], str]] = {
+def _counted(delta: object, noun: str) -> str:
+    """A signed count of ``noun``: "+1 power counter", "-2 power counters"."""
+    number = int(delta) if isinstance(delta, int) else 0
+    return ("+" if number > 0 else "-" if number < 0 else "") + plural(abs(number), noun)
+
+
+def _own_text(w: Words, e: Mapping[str, Any]) -> str:
+    """The event carries its sentence: made where the event is, from what only that moment
+    knows (a scoring's breakpoint, a card's own effect text, Munchkin Cthulhu's combat)."""
+    return str(e.get("text") or "")
+
+
+def _vp(w: Words, e: Mapping[str, Any]) -> str:
+    delta = int(e.get("delta") or 0)
+    return f"{e['player']} {'gains' if delta >= 0 else 'loses'} {abs(delta)} VP"
+
+
+def _left(w: Words, e: Mapping[str, Any]) -> str:
+    if e.get("text"):
+        return str(e["text"])
+    return (
+        f"{w.card(e['card'])} left {w.zone(e['zone'])}"
+        if e.get("zone")
+        else (f"{w.card(e['card'])} left play")
+    )
+
+
+def _turn_ended(w: Words, e: Mapping[str, Any]) -> str:
+    if e.get("next"):
+        return f"{e['player']}'s turn ended; {e['next']} to play"
+    return f"{e['player']}'s turn ended, and with it the game"
+
+
+#: every event the trackers make, in words (a test walks them all); events that carry their
+#: own sentence say so with :func:`_own_text`; the ones in :data:`QUIET` are not shown
+SENTENCES: dict[str, Callable[[Words, Mapping[str, Any]], str]] = {
     "played": _played,
     "action-played": _played,
     "attached": _attached,
     "monster-placed": lambda w, e: f"{w.card(e['card'])} guards {w.zone(e['zone'])}",
     "monster-played": lambda w, e: f"{w.card(e['card'])} was played on {w.zone(e['zone'])}",
     "scored": _scored,
-    "turn-ended": lambda w, e: f"{e['player']}'s turn ended; {e['next']} to play",
+    "turn-ended": _turn_ended,
     "game-over": lambda w, e: f"Game over: {' and '.join(e['winners'])} won",
-    "counters": lambda w, e: f"{_signed(e['delta'])} power counters on {w.tag(e['tag'])}",
+    "vp": _vp,
+    "undone": lambda w, e: "The last change was undone",
+    "talent": lambda w, e: f"{w.tag(e['tag'])} used its Talent",
+    "left": _left,
+    "counters": lambda w, e: f"{_counted(e['delta'], 'power counter')} on {w.tag(e['tag'])}",
     "control": lambda w, e: (
         f"{e['player']} took control of {w.tag(e['tag'])}"
         if e.get("player")
@@ -92,7 +141,7 @@ _SENTENCES: dict[str, Callable[[Words, Mapping[str, Any]], str]] = {
     "madness": lambda w, e: f"{e['player']} Madness {_signed(e['delta'])}",
     "buried": lambda w, e: f"{e.get('player') or 'Someone'} buried a card at {w.zone(e['zone'])}",
     "treasure-draw": lambda w, e: (
-        f"{e['player']} draws {e['count']} treasure(s) for {w.card(e['card'])}"
+        f"{e['player']} draws {plural(int(e['count']), 'treasure')} for {w.card(e['card'])}"
     ),
     "targeted": lambda w, e: f"{w.card(e['card'])} affects {w.tag(e['target'])}",
     "base-removed": lambda w, e: f"{w.zone(e['zone'])} was removed",
@@ -100,10 +149,53 @@ _SENTENCES: dict[str, Callable[[Words, Mapping[str, Any]], str]] = {
         f"Duel at {w.zone(e['zone'])}: {w.tag(e['challenger'])} against {w.tag(e['challenged'])}"
     ),
     "counters-moved": lambda w, e: (
-        f"{e['count']} counter(s) moved from {w.tag(e['origin'])} to {w.tag(e['target'])}"
+        f"{plural(int(e['count']), 'counter')} moved from {w.tag(e['origin'])} to "
+        f"{w.tag(e['target'])}"
     ),
     "declared": lambda w, e: f"{w.tag(e['tag'])}: condition {'on' if e.get('on') else 'off'}",
+    # a card that brushed a zone on its way to where it rests (the tap filter's tap-moved)
     "tap-moved": lambda w, e: (
         f"{w.tag(e['tag'])} rests on {w.zone(e['zone'])}: it only passed over {w.zone(e['origin'])}"
+    ),
+    **dict.fromkeys(
+        [
+            # Smash Up
+            "base-entered",
+            "bury-next",
+            "buried-discarded",
+            "discarded",
+            "duel-resolved",
+            "duel-stopped",
+            "dueling-card",
+            "lapsed",
+            "moved",
+            "note",
+            "resolved-effect",
+            "scoring-opened",
+            "treasure-dealt",
+            "uncovered",
+            # Munchkin Cthulhu (every event of its tracker carries its sentence)
+            "class",
+            "enhanced",
+            "help",
+            "item",
+            "kept",
+            "level",
+            "monster",
+            "one-shot",
+            "ran",
+            "resolved",
+            "sold",
+            # the whole fight, on main from the cthulhu branch: these carry their sentences too
+            "bad-stuff",
+            "card-played",
+            "charity",
+            "died",
+            "fight-card",
+            "lost",
+            "modifier",
+            "wandering",
+        ],
+        _own_text,
     ),
 }

@@ -3,10 +3,18 @@ tables; it ends with the standings board's final state and leaves nothing runnin
 
 from __future__ import annotations
 
+import os
 import re
+import shutil
+import signal
 import socket
 import subprocess
 import sys
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
 
 from companion.league.cluster import Cluster, free_port
 
@@ -37,3 +45,57 @@ def test_a_taken_port_is_refused_with_a_message(pg_cluster: Cluster) -> None:
     done = subprocess.run(command, capture_output=True, text=True, timeout=60, check=False)
     assert done.returncode == 1
     assert f"port {port} is taken" in done.stderr and "Traceback" not in done.stderr
+
+
+@pytest.fixture
+def temp_root() -> Iterator[Path]:
+    """An empty folder for the demo's temporary folders that PostgreSQL's own account may
+    enter (pytest's are its owner's only)."""
+    folder = Path(tempfile.mkdtemp(prefix="league-demo-test-"))
+    folder.chmod(0o755)
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
+def test_a_signal_stops_the_demo_and_leaves_nothing_behind(
+    pg_cluster: Cluster, temp_root: Path, signum: int
+) -> None:
+    """SIGTERM (systemd, kill) and Ctrl-C, even from a script that started it in the
+    background (such jobs start with SIGINT ignored)."""
+    tmp_path = temp_root
+    port = free_port()
+    command = [sys.executable, "-m", "companion", "league", "demo", "--tables", "1",
+               "--port", str(port)]  # fmt: skip
+    demo = subprocess.Popen(
+        command,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env={**os.environ, "TMPDIR": str(tmp_path)},  # its temporary folders land here
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN),  # as a script's &
+    )
+    try:
+        assert demo.stdout is not None
+        printed = []
+        for line in demo.stdout:
+            printed.append(line)
+            if line.startswith("database: "):
+                break
+        database = re.search(r"host=127\.0\.0\.1 port=(\d+)", "".join(printed))
+        assert database is not None, "".join(printed)
+        assert list(tmp_path.iterdir())  # the cluster and the tables' folder
+        demo.send_signal(signum)
+        assert demo.wait(60) == 0
+        rest = demo.stdout.read()
+    finally:
+        if demo.poll() is None:
+            demo.kill()
+            demo.wait()
+        assert demo.stdout is not None
+        demo.stdout.close()
+    assert "Traceback" not in rest, rest
+    assert list(tmp_path.iterdir()) == []  # the cluster's and the tables' folders are gone
+    for gone in (int(database.group(1)), port):  # PostgreSQL and gunicorn stopped
+        with socket.socket() as probe:
+            assert probe.connect_ex(("127.0.0.1", gone)) != 0

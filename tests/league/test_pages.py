@@ -31,7 +31,7 @@ def test_the_standings_board_lists_players_best_first(
     page = league_client.get("/")
     assert page.status_code == 200
     text = page.get_data(as_text=True)
-    assert 'http-equiv="refresh"' in text
+    assert "refresh.js" in text and "Pause updates" in text  # updates itself, and can stop
     best = league_client.get("/api/v1/standings").json["standings"][0]["player"]
     rows = re.findall(r'<td><a href="/players/(\w+)">', text)
     assert rows[0] == best and sorted(rows) == ["Ann", "Ben", "Cat"]

@@ -94,11 +94,13 @@ def _setup_body(guest: object) -> dict[str, object]:
 def test_a_seat_can_play_as_a_guest(
     client: FlaskClient, service: TableService, catalogue: Catalogue
 ) -> None:
-    started = client.post("/api/games", json=_setup_body(True), headers=AUTH)
+    replacing = {"replace": service.live.game_id}
+    started = client.post("/api/games", json={**_setup_body(True), **replacing}, headers=AUTH)
     assert started.status_code == 201
     header = service.live.store.game(started.json["game_id"]).header
     assert header["guests"] == ["Zed"]
-    plain = client.post("/api/games", json=_setup_body(False), headers=AUTH)
+    replacing = {"replace": service.live.game_id}
+    plain = client.post("/api/games", json={**_setup_body(False), **replacing}, headers=AUTH)
     assert "guests" not in service.live.store.game(plain.json["game_id"]).header
     wrong = client.post("/api/games", json=_setup_body("yes"), headers=AUTH)
     assert wrong.status_code == 400 and '"guest"' in wrong.json["error"]

@@ -1,6 +1,7 @@
 // Talking to the table: the control token, JSON requests, card names, messages on screen.
 import { h, $ } from "./dom.js";
 import { installPairing } from "./pairing.js";
+import { installViewOnly } from "./viewonly.js";
 
 const TOKEN_KEY = "companion-token";
 
@@ -22,9 +23,10 @@ export const forgetToken = () => localStorage.removeItem(TOKEN_KEY);
 let pairing = null;
 
 export class ApiError extends Error {
-  constructor(status, message) {
+  constructor(status, message, body = null) {
     super(message);
     this.status = status;
+    this.body = body;  // the whole answer, for a page that acts on more than its words
   }
 }
 
@@ -71,7 +73,7 @@ async function answer(response) {
       if (pairing) pairing.viewOnly(said);
       else showTokenForm();
     }
-    throw new ApiError(response.status, said);
+    throw new ApiError(response.status, said, body);
   }
   return body;
 }
@@ -81,6 +83,10 @@ async function answer(response) {
 export function say(text, kind = "info", action = null) {
   const box = $("#messages");
   if (!box) return null;
+  // the same message again (a second tap on what failed) does not stack another copy
+  for (const shown of box.querySelectorAll(".toast-text")) {
+    if (shown.textContent === text) shown.parentElement.remove();
+  }
   const button = action
     ? h("button.choice.toast-action", {
         onclick: (event) => {
@@ -111,14 +117,22 @@ export function setOffline(offline) {
 
 // Run a request from a button: the button is busy meanwhile, a refusal is said in words.
 export async function act(button, work) {
-  if (button) button.disabled = true;
+  if (button) {
+    button.disabled = true;
+    button.dataset.busy = "1";
+  }
   try {
     return await work();
   } catch (error) {
-    say(error.message, "error");
+    // a refused token is said once, quietly, by the view-only line, not as a toast per tap
+    if (!(error instanceof ApiError && error.status === 401)) say(error.message, "error");
     return null;
   } finally {
-    if (button) button.disabled = false;
+    if (button) {
+      delete button.dataset.busy;
+      // a refusal may have left the tablet watching: then the button stays disabled
+      if (!button.dataset.viewOnlyDisabled) button.disabled = false;
+    }
   }
 }
 
@@ -158,8 +172,22 @@ export function cards() {
 
 export const cardName = (id) => (names && names.get(id) ? names.get(id).name : id);
 
+// A zone in a player's words (companion/tape/english.py's zone_label): "base zone 2", never "base-2".
+export function zoneLabel(zone) {
+  const [, kind, number] = /^([a-z]+)-(\d+)$/.exec(zone) || [];
+  if (number) return `${kind === "base" ? "base zone" : kind} ${number}`;
+  return { discard: "the discard pad", combat: "the combat pad" }[zone] || zone;
+}
+
+// Where a card is, by the base lying there, else the zone's label.
+export function placeName(state, zone) {
+  const base = ((state && state.bases) || []).find((b) => b.zone === zone);
+  return base ? cardName(base.card) : zoneLabel(zone);
+}
+
 export function start() {
   adoptToken();
   installTokenForm();
   pairing = installPairing({ token, setToken, forgetToken, say, showTokenForm });
+  installViewOnly();
 }

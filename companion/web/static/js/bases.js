@@ -1,8 +1,8 @@
 // One panel per base: the counted total against the breakpoint (and how much more it needs
 // when that is within reach), each player's power, the cards on it with their players'
 // initials, and what it would give if it scored now.
-import { h } from "./dom.js";
-import { cardName, cards } from "./api.js";
+import { h, plural } from "./dom.js";
+import { cardName, cards, zoneLabel } from "./api.js";
 
 // "within reach": this many power or less, or a fifth of the breakpoint on big bases
 const REACH_POWER = 3;
@@ -10,12 +10,27 @@ const REACH_SHARE = 0.2;
 
 export function basePanels(payload, onCard, onBase, onScore) {
   const { state, colours } = payload;
-  if (!state.bases.length) {
+  if (!state.bases.length && !(payload.zones || []).some((zone) => zone.startsWith("base-"))) {
     return [h("p.empty", "No base in play yet: tap a base card on a base zone.")];
   }
   const marks = initials(state.players.map((p) => p.name));
   const scoring = state.bases.some((b) => b.scoring) || state.winners.length > 0;
-  return state.bases.map((base) => basePanel(base, { colours, marks, scoring }, onCard, onBase, onScore));
+  const seen = { colours, marks, scoring };
+  // every base zone in table order: one that lost its base (it scored) asks for the next
+  const zones = (payload.zones || []).filter((zone) => zone.startsWith("base-"));
+  const lying = new Map(state.bases.map((base) => [base.zone, base]));
+  const order = zones.length ? zones : [...lying.keys()];
+  return [
+    ...order.map((zone) => lying.has(zone) ? basePanel(lying.get(zone), seen, onCard, onBase, onScore) : emptyZone(zone)),
+    ...state.bases.filter((base) => !order.includes(base.zone)).map((base) => basePanel(base, seen, onCard, onBase, onScore)),
+  ];
+}
+
+function emptyZone(zone) {
+  const label = zoneLabel(zone);
+  return h("section.base.empty-zone", { dataset: { zone }, "aria-label": `${label}: no base` },
+    h("header", h("h3.base-name", `${label[0].toUpperCase()}${label.slice(1)} is empty`)),
+    h("p.hint", "Deal the next base from the base deck, face up, and tap it here."));
 }
 
 // Each player's shortest name start that no other player's name shares ("A", or "An" and
@@ -54,7 +69,7 @@ function basePanel(base, seen, onCard, onBase, onScore) {
     h(
       "header",
       h("button.base-name", { onclick: () => onBase(base) }, cardName(base.card)),
-      h("span.zone", base.zone),
+      h("span.zone", zoneLabel(base.zone)),
       badge ? h(`span.badge.${status}`, badge) : null,
       status === "ready" && !seen.scoring
         ? h("button.choice.score-now", { onclick: (e) => onScore(base, e.currentTarget) }, "Score it")
@@ -70,7 +85,8 @@ function basePanel(base, seen, onCard, onBase, onScore) {
     ),
     h(
       "div.progress",
-      { role: "progressbar", "aria-valuemin": 0, "aria-valuemax": base.breakpoint, "aria-valuenow": base.total },
+      { role: "progressbar", "aria-valuemin": 0, "aria-valuemax": base.breakpoint, "aria-valuenow": base.total,
+        "aria-label": `${cardName(base.card)}: ${base.total} of ${base.breakpoint} power` },
       h("div.fill", { style: { width: `${Math.round(share * 100)}%` } })
     ),
     h(
@@ -81,7 +97,7 @@ function basePanel(base, seen, onCard, onBase, onScore) {
       )
     ),
     base.monsters_to_place > 0
-      ? h("p.hint", `Tap ${base.monsters_to_place} more monster(s) on this base`)
+      ? h("p.hint", `Tap ${plural(base.monsters_to_place, "more monster", "more monsters")} on this base`)
       : null,
     h("ul.cards", [
       ...base.minions.map((m) => cardItem(m, seen, onCard, base)),
@@ -156,7 +172,7 @@ function preview(base) {
     "If it scored now: ",
     h("strong", places.join(" · ")),
     tied ? h("span.tie", " (tie)") : null,
-    treasures.count ? ` · ${treasures.count} treasure(s): ${treasures.order.join(", ")}` : null
+    treasures.count ? ` · ${plural(treasures.count, "treasure")}: ${treasures.order.join(", ")}` : null
   );
 }
 

@@ -39,3 +39,6 @@ export function fill(el, ...children) {
 }
 
 export const $ = (selector, root = document) => root.querySelector(selector);
+
+// "1 treasure", "3 treasures": a count with its noun, never "treasure(s)".
+export const plural = (count, noun, many = `${noun}s`) => `${count} ${Math.abs(count) === 1 ? noun : many}`;

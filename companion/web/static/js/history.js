@@ -11,6 +11,14 @@ const factionName = (id) => factionNames.get(id) || id.split("/").pop().replace(
 const seat = (player, chosen) => (chosen && chosen.length ? `${player} (${chosen.map(factionName).join(" + ")})` : player);
 const when = (seconds) => new Date(seconds * 1000).toLocaleString();
 
+// How a game stands: playing, won, void (ended by a new game), or left unfinished.
+function result(g) {
+  if (g.current) return "playing now";
+  if (g.void) return "void: ended unfinished when a new game started" + (g.ended ? ` (${when(g.ended)})` : "");
+  if (g.winners.length) return `${g.winners.join(" and ")} won`;
+  return g.ended ? "ended with no winner" : "abandoned: left unfinished when a newer game started";
+}
+
 async function listGames() {
   const [{ games }, { faction_pairs: pairs }] = await Promise.all([getJSON("/api/games"), getJSON("/api/stats")]);
   fill(
@@ -18,11 +26,11 @@ async function listGames() {
     h("thead", h("tr", h("th", "#"), h("th", "Started"), h("th", "Players and factions"), h("th", "Result"))),
     h("tbody", games.length ? games.map((g) =>
       h("tr",
-        h("td", { "data-label": "#" }, h("a", { href: `/history/${g.id}` }, String(g.id))),
+        h("td", { "data-label": "#" }, h("a.game-link", { href: `/history/${g.id}`, "aria-label": `Game ${g.id}` }, String(g.id))),
         h("td", { "data-label": "Started" }, when(g.started)),
         h("td", { "data-label": g.game === "munchkin-cthulhu" ? "Munchkin Cthulhu" : "Players" },
           g.players.map((p) => seat(p, g.factions[p])).join(", ")),
-        h("td", { "data-label": "Result" }, g.current ? "playing now" : g.winners.length ? `${g.winners.join(" and ")} won` : "not finished"))) :
+        h("td", { "data-label": "Result" }, result(g)))) :
       h("tr", h("td", "No games yet.")))
   );
   fill(

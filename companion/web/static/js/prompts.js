@@ -1,8 +1,8 @@
 // What the table needs from people now, as a tray rather than a wall: the prompt due now on
 // top, how many others wait (tap to see them), and every pending treasure deal as a compact
 // strip saying who picks. Each is answerable with one tap.
-import { h } from "./dom.js";
-import { cardName } from "./api.js";
+import { h, plural } from "./dom.js";
+import { cardName, zoneLabel } from "./api.js";
 import { oopsPrompts } from "./oops.js";
 
 // The tray's parts: [the prompt due now, the "N more" switch, the others if shown, deals].
@@ -41,7 +41,7 @@ function dueNow(payload, send, enrolTag) {
   }
   for (const base of bases.filter((b) => b.monsters_to_place > 0)) {
     found.push(h("section.prompt.monsters", { dataset: { zone: base.zone } },
-      h("p.message", `${cardName(base.card)} needs its monsters: draw ${base.monsters_to_place} and tap them on ${base.zone}`)));
+      h("p.message", `${cardName(base.card)} needs its monsters: draw ${plural(base.monsters_to_place, "monster")} and tap ${base.monsters_to_place === 1 ? "it" : "them"} on this base`)));
   }
   const ready = bases.filter((b) => b.ready && !b.scoring);
   if (!scoring && ready.length) found.push(readyToScore(ready, state.current_player, send));
@@ -50,7 +50,7 @@ function dueNow(payload, send, enrolTag) {
 
 const baseName = (state, zone) => {
   const base = (state.bases || []).find((b) => b.zone === zone);
-  return base ? cardName(base.card) : zone;
+  return base ? cardName(base.card) : zoneLabel(zone);
 };
 
 function gameOver(state) {
@@ -63,6 +63,9 @@ function gameOver(state) {
     h("ol.final", ranked.map((p) => h("li", h("span", p.name), h("span.num", `${score(p)} ${unit}`))))
   );
 }
+
+// more answers than fit a row or two: they go in one row to swipe through
+const MANY = 4;
 
 function trackerPrompt(prompt, send, enrolTag) {
   const buttons = prompt.options.map((option, index) =>
@@ -80,7 +83,8 @@ function trackerPrompt(prompt, send, enrolTag) {
     { dataset: { prompt: prompt.id } },
     h("p.message", prompt.message),
     prompt.left && prompt.left > 1 ? h("p.detail", `${prompt.left} more to choose`) : null,
-    h("div.options", buttons)
+    buttons.length > MANY ? h("p.detail.swipe", `${buttons.length} choices: swipe along the row for more`) : null,
+    h("div.options" + (buttons.length > MANY ? ".many" : ""), { role: "group", "aria-label": "Choices" }, buttons)
   );
 }
 
@@ -90,7 +94,7 @@ function scoringNow(base, send) {
     "section.prompt.scoring",
     h("p.message", `${cardName(base.card)} is scoring. Play before-scoring specials, then award.`),
     h("p.detail", ranking.length ? ranking.map((r) => `${r.player} ${r.vp} VP`).join(" · ") : "Nobody places."),
-    treasures.count ? h("p.detail", `${treasures.count} treasure(s) to deal after`) : null,
+    treasures.count ? h("p.detail", `${plural(treasures.count, "treasure")} to deal after`) : null,
     h("div.options", h("button.choice.award", { onclick: (e) => send({ input: "award" }, e.currentTarget) }, "Award"))
   );
 }

@@ -1,6 +1,7 @@
-// The tablet's screen at the table: kept awake while a game is on (Screen Wake Lock), and a
-// button to go full screen. Where the browser cannot keep the screen on (a plain http address
-// on the LAN is not a secure context), the button says so and how to help it.
+// The tablet's screen at the table: kept awake while a game is on, and a button to go full
+// screen. The Screen Wake Lock API needs a secure page, and the table on the LAN is plain http:
+// there a playing video keeps the screen on instead, as a video call does (a muted 2x2 canvas
+// stream, in no file and fetching nothing). Where neither works, the button says how to help.
 import { fill, $ } from "./dom.js";
 
 let lock = null;
@@ -8,7 +9,37 @@ let wanted = false;
 let refused = false;
 let asking = false;
 
-const supported = () => "wakeLock" in navigator;
+const supported = () => "wakeLock" in navigator || "captureStream" in HTMLCanvasElement.prototype;
+const byVideo = () => !("wakeLock" in navigator);
+
+// The fallback lock: a tiny muted video of a canvas that changes once a second (a canvas
+// stream sends frames only when it changes), with release() and "release" like a wake lock.
+let video = null;
+async function videoLock() {
+  if (!video) {
+    const canvas = Object.assign(document.createElement("canvas"), { width: 2, height: 2 });
+    const paint = canvas.getContext("2d");
+    let frame = 0;
+    setInterval(() => {
+      paint.fillStyle = frame++ % 2 ? "#000000" : "#010101";
+      paint.fillRect(0, 0, 2, 2);
+    }, 1000);
+    video = Object.assign(document.createElement("video"), { muted: true, playsInline: true, className: "keep-awake" });
+    video.setAttribute("aria-hidden", "true");
+    video.srcObject = canvas.captureStream(1);
+    document.body.append(video);
+  }
+  await video.play();
+  document.body.dataset.awakeBy = "video";
+  const events = new EventTarget();
+  return {
+    addEventListener: (kind, run) => events.addEventListener(kind, run),
+    async release() {
+      video.pause();
+      events.dispatchEvent(new Event("release"));
+    },
+  };
+}
 
 function show() {
   const button = $("#awake");
@@ -41,7 +72,7 @@ export async function keepAwake(on) {
   }
   asking = true;  // every redraw asks; one request at a time
   try {
-    const held = await navigator.wakeLock.request("screen");
+    const held = byVideo() ? await videoLock() : await navigator.wakeLock.request("screen");
     refused = false;
     held.addEventListener("release", () => {
       if (lock === held) lock = null;
@@ -57,9 +88,13 @@ export async function keepAwake(on) {
   show();
 }
 
-// The browser drops the lock when the page is hidden; take it again when it is back.
+// The browser drops the lock (and pauses the video) when the page is hidden; take it again
+// when it is back.
 document.addEventListener("visibilitychange", () => {
-  if (wanted && document.visibilityState === "visible") keepAwake(true);
+  if (wanted && document.visibilityState === "visible") {
+    if (video && video.paused && lock) video.play().catch(() => {});
+    keepAwake(true);
+  }
 });
 
 function showFullscreen() {

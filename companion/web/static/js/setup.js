@@ -143,14 +143,47 @@ function renderZones() {
       `play with ${bases} bases (a base in play needs a reader under it), or add readers for more.`);
 }
 
+// A game still being played ends (void, kept in History) only once someone here says so;
+// the table refuses (409) a start that does not name the game it ends.
+async function startOrAsk(body) {
+  const now = await getJSON("/api/state");
+  if (now.playing && !now.state.winners.length) {
+    const playing = { game_id: now.game_id, players: now.state.players.map((p) => p.name) };
+    if (!(await confirmReplacing(playing))) return null;
+    return post("/api/games", { ...body, replace: playing.game_id });
+  }
+  return post("/api/games", body);
+}
+
+function confirmReplacing(playing) {
+  const dialog = $("#replace");
+  const who = playing.players.join(", ");
+  return new Promise((resolve) => {
+    const answer = (yes) => () => {
+      dialog.close();
+      resolve(yes);
+    };
+    fill(dialog,
+      h("h2#replace-title", `Game ${playing.game_id} is still being played`),
+      h("p", `${who} have not finished it. Starting this game ends it without a winner: it stays in History, marked void.`),
+      h("div.options",
+        h("button.danger#replace-yes", { type: "button", onclick: answer(true) }, `End game ${playing.game_id} and start`),
+        h("button.choice#replace-no", { type: "button", onclick: answer(false) }, "Keep playing it")));
+    dialog.addEventListener("cancel", answer(false), { once: true });
+    dialog.showModal();
+    $("#replace-no").focus();
+  });
+}
+
 async function startGame(button) {
   const players = seatRows().map(readSeat);
   if (game === "munchkin-cthulhu") {
     await act(button, async () => {
-      const started = await post("/api/games", {
+      const started = await startOrAsk({
         game,
         players: players.map(({ name, colour, sex }) => ({ name, colour, sex })),
       });
+      if (!started) return;
       const box = $("#started");
       box.hidden = false;
       fill(box, h("h2", `Game ${started.game_id} started`),
@@ -165,7 +198,8 @@ async function startGame(button) {
     return;
   }
   await act(button, async () => {
-    const started = await post("/api/games", { players, zones: Number($("#zones").value), printings: chosenPrintings() });
+    const started = await startOrAsk({ players, zones: Number($("#zones").value), printings: chosenPrintings() });
+    if (!started) return;
     const box = $("#started");
     box.hidden = false;
     fill(

@@ -1,7 +1,7 @@
 // Corrections in one tap: a sheet for a card (counters, control, move, remove), a base,
 // a player (Madness), and enrolling an unknown tag where it was tapped.
-import { h, fill, $ } from "./dom.js";
-import { cardName, cards, getJSON, post, act, say } from "./api.js";
+import { h, fill, $, plural } from "./dom.js";
+import { cardName, cards, getJSON, post, act, say, zoneLabel } from "./api.js";
 import { buryChoices, duelChoices } from "./oops.js";
 import { offerUndo } from "./undo.js";
 
@@ -33,6 +33,19 @@ const removing = (send, line, said) => async (event) => {
   }
 };
 
+// Why the card has its power, filled in once the table says: printed, counters, and each
+// effect in play by the card that makes it ("+1 from Sword Lord").
+function powerWhy(card) {
+  const line = h("p.detail.power-why", { "aria-live": "polite" }, "Working out its power…");
+  getJSON(`/api/power/${encodeURIComponent(card.tag)}`).then((why) => {
+    const parts = [`${why.printed} printed`];
+    if (why.counters) parts.push(`${why.counters > 0 ? "+" : ""}${plural(why.counters, "counter")}`);
+    for (const reason of why.reasons) parts.push(`${reason.amount > 0 ? "+" : ""}${reason.amount} from ${reason.name}`);
+    line.textContent = `Power ${why.power}: ${parts.join(", ")}` + (why.power === 0 && why.printed > 0 ? " (never below 0)" : "");
+  }).catch(() => line.remove());
+  return line;
+}
+
 export function cardSheet(card, base, payload, send) {
   const { state } = payload;
   const players = state.players.map((p) => p.name);
@@ -40,7 +53,8 @@ export function cardSheet(card, base, payload, send) {
   const others = state.bases.filter((b) => b.zone !== base.zone);
   openSheet(
     `${cardName(card.card)} (${card.power} power)`,
-    h("p.detail", `On ${cardName(base.card)} · ${card.controller ? "controlled by " + card.controller : "uncontrolled"} · ${card.counters} counter(s)`),
+    h("p.detail", `On ${cardName(base.card)} · ${card.controller ? "controlled by " + card.controller : "uncontrolled"} · ${plural(card.counters, "counter")}`),
+    powerWhy(card),
     h("h3", "Power counters"),
     h("div.options",
       h("button.choice", { onclick: doing(send, { input: "counter", tag: card.tag, delta: -1 }), disabled: card.counters < 1 }, "−1 counter"),
@@ -65,7 +79,7 @@ export function cardSheet(card, base, payload, send) {
 export function baseSheet(base, payload, send) {
   openSheet(
     cardName(base.card),
-    h("p.detail", `${base.zone} · ${base.total} of ${base.breakpoint}`),
+    h("p.detail", `${zoneLabel(base.zone)} · ${base.total} of ${base.breakpoint}`),
     h("div.options",
       base.ready && !base.scoring
         ? h("button.choice", { onclick: doing(send, { input: "score", zone: base.zone }) }, "Score it now")

@@ -1,5 +1,5 @@
 // The table screen: the prompt tray, then the bases, the scoreboard and the last events.
-import { h, fill, $ } from "./dom.js";
+import { h, fill, $, plural } from "./dom.js";
 import { start, cards, post, say, act, setOffline, ApiError } from "./api.js";
 import { follow } from "./live.js";
 import { basePanels } from "./bases.js";
@@ -7,8 +7,9 @@ import { promptTray } from "./prompts.js";
 import { cardSheet, baseSheet, playerSheet, enrolSheet, close, openSheet } from "./sheet.js";
 import { cthulhuBoard, sellSheet } from "./cthulhu.js";
 import { VirtualTable } from "./virtual.js";
-import { installUndo, undo } from "./undo.js";
+import { installUndo, undo, redo } from "./undo.js";
 import { installScreen, keepAwake } from "./screen.js";
+import { announce } from "./announce.js";
 
 start();
 installScreen();
@@ -70,7 +71,7 @@ function storeAlarm(health) {
   box.hidden = !store || store.state === "ok";
   if (box.hidden) return;
   // Taps are kept, in order, and count once a write goes through: say so, or players tap again.
-  const waiting = store.waiting ? ` ${store.waiting} read(s) are waiting.` : "";
+  const waiting = store.waiting ? ` ${plural(store.waiting, "read")} ${store.waiting === 1 ? "is" : "are"} waiting.` : "";
   // Busy: another program (a backup, sqlite3) holds the store's write lock; it passes by itself.
   const why = store.state === "busy"
     ? "another program is writing to its store; the table waits for it"
@@ -94,7 +95,10 @@ function render() {
   storeAlarm(payload.health);
   pairingNote(payload.pairing);
   document.body.classList.toggle("no-game-page", !payload.playing);
-  $("#end-turn").hidden = !payload.playing;
+  // a finished game has no turn to end: the way on is a new game
+  const over = payload.playing && payload.state.winners.length > 0;
+  $("#end-turn").hidden = !payload.playing || over;
+  $("#new-game").hidden = !over;
   if (!payload.playing) {
     noGame();
     return;
@@ -113,6 +117,7 @@ function render() {
       : basePanels(payload, (card, base) => cardSheet(card, base, payload, send), (base) => baseSheet(base, payload, send), score)
   );
   fill($("#scores"), scoreboard(state, colours, munchkin));
+  announce(state, payload.game_id);
   fill($("#recent"), recentEvents(payload));
   virtualTable.update(payload);
 }
@@ -161,8 +166,12 @@ function recentEvents(current) {
   return [
     h("header", h("h2", "Last events"),
       h("button.quiet#undo", { onclick: (e) => undo(e.currentTarget), disabled: !current.undo,
-        title: current.undo ? `Undo: ${current.undo}` : "Nothing to undo" }, "Undo")),
+        title: current.undo ? `Undo: ${current.undo}` : "Nothing to undo" }, "Undo"),
+      // Redo stays here, not only in the toast, until the next change makes it moot
+      current.redo ? h("button.quiet#redo", { onclick: (e) => redo(e.currentTarget),
+        title: `Redo: ${current.redo.text}` }, "Redo") : null),
     current.undo ? h("p.detail.undo-what", `Undo takes back: ${current.undo}`) : null,
+    current.redo ? h("p.detail.redo-what", `Redo puts back: ${current.redo.text}`) : null,
     items.length ? h("ol.events", items) : h("p.empty", "Nothing has happened yet."),
   ];
 }

@@ -1,5 +1,6 @@
-// Undo that talks: a toast naming what was undone, with Redo; and after a correction that
-// takes something off the table, a toast with Undo.
+// Undo that talks: a toast naming what was undone, with Redo (which also stays beside Undo
+// until the next change); and after a correction that takes something off the table, a toast
+// with Undo.
 import { say } from "./api.js";
 
 let send = null;
@@ -18,7 +19,7 @@ export async function undo(button) {
   say(`Undid: ${text || "the last change"}`, "info", { label: "Redo", run: redo });
 }
 
-async function redo(button) {
+export async function redo(button) {
   const now = current();
   if (!now || !now.redo) {
     say("Nothing to redo: the table changed since the undo", "error");

@@ -2,7 +2,7 @@
 // is put on that zone's simulated reader (the real reader code reads it) and lifted again a
 // moment later.
 import { h, fill, $ } from "./dom.js";
-import { getJSON, post, act, say } from "./api.js";
+import { getJSON, post, act, say, zoneLabel, placeName } from "./api.js";
 
 const LIFT_AFTER_MS = 700;
 
@@ -20,7 +20,8 @@ export class VirtualTable {
       type: "search", placeholder: "Find a card by name", "aria-label": "Find a card by name",
       autocomplete: "off", oninput: () => this.drawCards(),
     });
-    this.list = h("div.options.card-list");
+    // it scrolls: a keyboard reaches it even while its cards are disabled (view only)
+    this.list = h("div.options.card-list", { tabindex: 0, role: "group", "aria-label": "The virtual table's cards" });
     this.head = h("div");
   }
 
@@ -61,7 +62,7 @@ export class VirtualTable {
       h("p.detail", this.chosen ? `Now tap a zone for ${this.chosen.name}` : "Pick a card, then tap the zone to put it on."),
       h("div.options.zones",
         zones.map((zone) =>
-          h("button.zone-button", { dataset: { zone }, disabled: !this.chosen, onclick: (e) => this.place(zone, e.currentTarget) }, zoneLabel(zone, players)))),
+          h("button.zone-button", { dataset: { zone }, disabled: !this.chosen, onclick: (e) => this.place(zone, e.currentTarget) }, zoneButtonLabel(zone, players)))),
       h("div.options.owners",
         owners.map((o) => h("button.tab" + (o === this.owner ? ".on" : ""), { onclick: () => { this.owner = o; this.render(payload); } }, o)))
     );
@@ -82,7 +83,7 @@ export class VirtualTable {
           { dataset: { uid: card.uid }, style: { borderLeftColor: payload.colours[card.owner] || "#555" },
             onclick: () => { this.chosen = card; this.render(payload); } },
           card.name || card.card,
-          card.zone ? h("span.tag-note", ` on ${card.zone}`) : card.in_play ? h("span.tag-note", " in play") : null))
+          card.zone ? h("span.tag-note", ` on ${placeName(payload.state, card.zone)}`) : card.in_play ? h("span.tag-note", " in play") : null))
         : h("p.empty", wanted ? `No card here is called "${this.search.value.trim()}"` : "No cards.")
     );
   }
@@ -109,7 +110,7 @@ export class VirtualTable {
 }
 
 // "seat-2" is Ben's seat in Munchkin Cthulhu.
-function zoneLabel(zone, players) {
+function zoneButtonLabel(zone, players) {
   const seat = /^seat-(\d+)$/.exec(zone);
-  return seat && players[Number(seat[1]) - 1] ? `${players[Number(seat[1]) - 1]}'s seat` : zone;
+  return seat && players[Number(seat[1]) - 1] ? `${players[Number(seat[1]) - 1]}'s seat` : zoneLabel(zone);
 }

@@ -1,0 +1,37 @@
+"""Why a card has its power: what the tablet shows when someone taps a minion (its printed
+power, its counters, and each effect in play that changes it, by the card that makes it)."""
+
+from __future__ import annotations
+
+from flask import Blueprint, Response, jsonify
+
+from companion.rules.reasons import power_reasons
+from companion.web.errors import NotFound
+from companion.web.table import table
+from companion.web.words import card_name
+
+bp = Blueprint("reasons", __name__)
+
+
+@bp.get("/api/power/<tag>")
+def power(tag: str) -> Response:
+    """The parts of the power of the minion with ``tag`` in the game in progress."""
+    live = table().service.live
+    if live is None or live.game.state.header.game != "smashup":
+        raise NotFound("there is no Smash Up game in progress")
+    catalogue = live.game.catalogue
+    found = power_reasons(live.game.state.table, catalogue, tag.upper())
+    if found is None:
+        raise NotFound(f"no minion in play has the tag {tag!r}")
+    return jsonify(
+        tag=found.tag,
+        card=found.card,
+        name=card_name(catalogue, found.card),
+        printed=found.printed,
+        counters=found.counters,
+        reasons=[
+            {"card": r.card, "name": card_name(catalogue, r.card), "amount": r.amount}
+            for r in found.reasons
+        ],
+        power=found.power,
+    )

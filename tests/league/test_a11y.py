@@ -1,0 +1,55 @@
+"""The league board on a TV or a phone: axe-core finds no WCAG 2.2 AA violation on any of its
+pages, served by a real server (waitress) to Debian's Chromium."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from playwright.sync_api import expect
+from waitress.server import create_server
+
+from companion.league.pages import REFRESH_S
+from tests.a11y import axe_violations
+from tests.league.games import push
+from tests.league.test_ingest import send
+
+
+@pytest.fixture
+def board(league_app: Flask, league_client: FlaskClient, table_key: str) -> Iterator[str]:
+    for seed in (1, 2, 3):
+        assert send(league_client, table_key, push(seed, "Ann", "Ben", "Cat")).status_code == 201
+    server = create_server(league_app, host="127.0.0.1", port=0)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.effective_port}"  # type: ignore[union-attr]
+    server.close()
+    thread.join(5)
+
+
+@pytest.mark.parametrize("path", ["/", "/games", "/factions", "/players/Ann"])
+def test_every_league_page_has_no_axe_violations(page: Any, board: str, path: str) -> None:
+    answer = page.goto(board + path)
+    assert answer is not None and answer.status == 200
+    expect(page.locator("h1").first).to_be_visible()
+    assert axe_violations(page) == []
+
+
+def test_the_board_updates_itself_and_anyone_can_pause_it(page: Any, board: str) -> None:
+    errors: list[str] = []
+    page.on(
+        "console", lambda message: errors.append(message.text) if message.type == "error" else None
+    )
+    page.goto(board + "/")
+    toggle = page.locator("#refresh-toggle")
+    expect(page.locator("#refresh-note")).to_have_text(f"This page updates every {REFRESH_S} s.")
+    toggle.click()
+    expect(toggle).to_have_text("Resume updates")
+    expect(page.locator("#refresh-note")).to_have_text("Updates are paused.")
+    page.reload()  # the choice holds for this tab
+    expect(toggle).to_have_text("Resume updates")
+    assert errors == []
