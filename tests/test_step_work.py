@@ -1,4 +1,5 @@
-"""A step's work does not grow with the game's length (issue 24).
+"""A step's work does not grow with the game's length, and a stored log is replayed without
+checking its lines again (issue 24).
 
 Counted, never timed: a profiler hook counts every function call (Python and built-in) made
 while the tracker applies a line. The same taps on the same table cost the same number of calls
@@ -18,9 +19,15 @@ from typing import Any
 import pytest
 
 from companion.catalogue.cards import Catalogue
+from companion.errors import InvalidLine
 from companion.simulation.plausible import random_header, random_lines
+from companion.storage import session
+from companion.storage.session import LiveGame
+from companion.storage.store import EventStore
+from companion.tape.limits import check_line
 from companion.tape.lines import parse_header
 from companion.tracker.game import Game
+from tests import tapes
 
 LONG_NIGHT = 6_000
 SHUTTLES = 40
@@ -121,3 +128,26 @@ def test_the_counter_sees_work_that_grows_with_a_list(catalogue: Catalogue) -> N
         for item in range(100):
             kept.append(item)
     assert counter.calls >= 100
+
+
+def test_a_stored_log_is_replayed_without_checking_its_lines_again(
+    catalogue: Catalogue, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Lines are checked where they come in (a submitted line), not on every replay."""
+    checked: list[object] = []
+
+    def counting_check(line: Any) -> Any:
+        checked.append(line)
+        return check_line(line)
+
+    monkeypatch.setattr(session, "check_line", counting_check)
+    store = EventStore.memory()
+    live = LiveGame.start(store, tapes.HEADER, catalogue)
+    for line in (tapes.tap("B1", "base-1"), tapes.tap("TC", "base-1"), tapes.inp("end-turn")):
+        live.submit(line)
+    assert len(checked) == 3
+    with pytest.raises(InvalidLine):
+        live.submit({"input": "vp", "player": "Ann", "delta": 10**6})
+    resumed = LiveGame.resume(store, live.game_id, catalogue)
+    assert len(checked) == 4
+    assert resumed.game.state.table == live.game.state.table
