@@ -85,7 +85,11 @@ class Game:
         if outcome.changed:
             self._before.append(self.state)
         events = outcome.events + _vp_changes(self.state, outcome.state, line)
-        self.state = replace(outcome.state, version=self.state.version + 1)
+        version = self.state.version + 1
+        if isinstance(outcome.state, TrackerState):
+            self.state = outcome.state.at_version(version)
+        else:
+            self.state = replace(outcome.state, version=version)
         return Outcome(self.state, events, outcome.changed)
 
 
