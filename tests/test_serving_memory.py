@@ -1,9 +1,11 @@
 """What a table's serving process carries (issue 24): the ``companion`` command imports the
 league server's packages (the PostgreSQL driver and gunicorn: 12 MB resident) only when a
-``companion league`` command is run, never to serve a table."""
+``companion league`` command is run, never to serve a table, and the mDNS announcer (zeroconf
+and asyncio: 5 MB) only when a table on the LAN announces itself."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 
@@ -14,15 +16,22 @@ from companion.cli.main import main
 SERVER_PACKAGES = ("psycopg", "psycopg_pool", "gunicorn", "companion.league.server")
 
 
-def test_the_command_loads_no_league_server_packages_until_asked() -> None:
+def _loaded_by_the_command(packages: tuple[str, ...]) -> list[str]:
+    """Which of ``packages`` a fresh process has loaded once it imported the command."""
     probe = (
-        "import sys; import companion.cli.main; "
-        f"print(sorted(m for m in {SERVER_PACKAGES!r} if m in sys.modules))"
+        "import json, sys; import companion.cli.main; "
+        f"print(json.dumps(sorted(m for m in {list(packages)!r} if m in sys.modules)))"
     )
-    loaded = subprocess.run(
-        [sys.executable, "-c", probe], capture_output=True, text=True, check=True
-    ).stdout.strip()
-    assert loaded == "[]"
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    return list(json.loads(done.stdout))
+
+
+def test_the_command_loads_no_league_server_packages_until_asked() -> None:
+    assert _loaded_by_the_command(SERVER_PACKAGES) == []
+
+
+def test_the_command_loads_no_mdns_until_a_table_announces_itself() -> None:
+    assert _loaded_by_the_command(("zeroconf", "asyncio", "companion.web.mdns")) == []
 
 
 def test_the_league_server_commands_are_there_once_asked_for() -> None:
