@@ -109,10 +109,12 @@ class BenchTable:
         self.service.store.close()
 
 
-def free_zone(table: BenchTable) -> list[tuple[float, float, TapTiming | None]]:
+def free_zone(
+    table: BenchTable, count: int = FREE_SAMPLES
+) -> list[tuple[float, float, TapTiming | None]]:
     """(placed, stored, stage times) for cards put on an empty zone at a random moment."""
     samples = []
-    for n in range(FREE_SAMPLES):
+    for n in range(count):
         uid = table.minions[n % len(table.minions)]
         table.ready([uid])
         time.sleep(random.uniform(0.05, 0.25))  # a random phase against the reader's polls
