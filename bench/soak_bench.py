@@ -6,7 +6,7 @@ minions between five bases through the simulated readers, about two taps a secon
 taps it answers what the table asks and ends the turn, as players would. The serving
 process's resident memory is sampled every few seconds; ``soak_rss_growth_pct`` is the growth
 from the end of the warm-up (a tenth of the run: caches fill, the first pages are touched) to
-the end. The target is within 10 %. ``--seconds`` shortens the run for a quick look; the
+the end. The target is within 5 %. ``--seconds`` shortens the run for a quick look; the
 figure that counts is the 30-minute one.
 """
 

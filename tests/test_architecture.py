@@ -66,6 +66,21 @@ def imports_of(name: str, path: Path) -> Iterator[str]:
             yield base
             # `from companion.x import y` may name a module y
             yield from (f"{base}.{alias.name}" for alias in node.names)
+        elif _imports_by_name(node):
+            # a module imported when first needed (the CLI's lazy commands) is an arrow too
+            yield node.args[0].value  # type: ignore[attr-defined]
+
+
+def _imports_by_name(node: ast.AST) -> bool:
+    """``import_module("companion.x")``: an import written as a call, with a literal name."""
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name | ast.Attribute)
+        and getattr(node.func, "id", getattr(node.func, "attr", None)) == "import_module"
+        and len(node.args) == 1
+        and isinstance(node.args[0], ast.Constant)
+        and isinstance(node.args[0].value, str)
+    )
 
 
 def graph() -> dict[str, set[str]]:

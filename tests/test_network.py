@@ -17,7 +17,7 @@ from companion.cli.install import _check_config
 from companion.cli.main import main
 from companion.hardware import network
 from companion.hardware.network import TableAddress, table_address
-from companion.web import server
+from companion.web import mdns
 
 TABLE = '[table]\nbind = "0.0.0.0"\nport = {port}\n[zones.base-1]\nreader = "sim:"\n'
 LAN = TableAddress(bind="0.0.0.0", port=8080, name="kitchen-table.local", address="192.0.2.7")
@@ -77,9 +77,9 @@ def test_the_announcement_carries_the_same_name_and_address(
         def register_service(self, info: Any, allow_name_change: bool) -> None:
             registered.append(info)
 
-    monkeypatch.setattr(server, "Zeroconf", Recording)
+    monkeypatch.setattr(mdns, "Zeroconf", Recording)
     address = TableAddress("0.0.0.0", 8080, network.local_name(), "192.0.2.7")
-    assert server.announce(address) is not None
+    assert mdns.announce(address) is not None
     (info,) = registered
     assert info.server == f"{host}." and info.port == 8080
     assert info.parsed_addresses() == ["192.0.2.7"]
@@ -144,7 +144,7 @@ def test_an_announcement_that_fails_closes_its_sockets(
         def close(self) -> None:
             closed.append(True)
 
-    monkeypatch.setattr(server, "Zeroconf", Refusing)
+    monkeypatch.setattr(mdns, "Zeroconf", Refusing)
     address = TableAddress("0.0.0.0", 8080, network.local_name(), "192.0.2.7")
-    assert server.announce(address) is None  # the table serves anyway
+    assert mdns.announce(address) is None  # the table serves anyway
     assert closed == [True]

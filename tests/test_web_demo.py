@@ -18,7 +18,7 @@ from companion.storage.session import LiveGame
 from companion.storage.store import EventStore
 from companion.table.demo import DemoPlayer, demo_header
 from companion.table.service import TableService
-from companion.web import server
+from companion.web import mdns
 from companion.web.server import Dashboard
 from tests.conftest import TOKEN
 
@@ -132,10 +132,10 @@ def test_mdns_failure_is_not_fatal(monkeypatch: pytest.MonkeyPatch) -> None:
     def broken(*args: object, **kwargs: object) -> None:
         raise OSError("no multicast here")
 
-    monkeypatch.setattr(server, "Zeroconf", broken)
+    monkeypatch.setattr(mdns, "Zeroconf", broken)
     address = TableAddress(bind="0.0.0.0", port=8000, name="table.local", address="192.0.2.7")
-    assert server.announce(address) is None
-    assert server.announce(replace(address, address=None)) is None
+    assert mdns.announce(address) is None
+    assert mdns.announce(replace(address, address=None)) is None
 
 
 def test_a_demo_started_again_on_its_game_plays_on_from_where_it_stood(

@@ -38,20 +38,23 @@ class Status:
         return tag is not None and tag in self.cancelled
 
 
-_CACHE: dict[tuple[int, Table], tuple[Catalogue, Status]] = {}
-_CACHE_SIZE = 256
+#: the last tables asked, by identity: a step asks about the same table many times, and
+#: hashing a whole table (every base, minion and attachment) for an equality key cost more
+#: than the answer did; the entry keeps its table and catalogue, so an id is never reused
+_CACHE: dict[tuple[int, int], tuple[Table, Catalogue, Status]] = {}
+_CACHE_SIZE = 16
 
 
 def status(table: Table, catalogue: Catalogue) -> Status:
     """The table's cancelled abilities and given traits (kept for the last tables asked)."""
-    key = (id(catalogue), table)
+    key = (id(table), id(catalogue))
     cached = _CACHE.get(key)
-    if cached is not None and cached[0] is catalogue:
-        return cached[1]
+    if cached is not None and cached[0] is table and cached[1] is catalogue:
+        return cached[2]
     found = _status(table, catalogue)
     if len(_CACHE) >= _CACHE_SIZE:
-        _CACHE.clear()
-    _CACHE[key] = (catalogue, found)
+        _CACHE.clear()  # atomic: the web server's threads share it
+    _CACHE[key] = (table, catalogue, found)
     return found
 
 

@@ -26,14 +26,23 @@ WINNING_VP = 15
 
 def where_is(table: Table, tag: str) -> str | None:
     """The zone a tagged card is at (as a base, minion, attachment or buried card), if any."""
+    # plain loops: this runs several times a step, and a generator per card list cost more
+    # than the comparisons
     for base in table.bases:
-        if base.tag == tag or any(a.tag == tag for a in base.attached):
+        if base.tag == tag:
             return base.zone
-        if any(b.tag == tag for b in base.buried):
-            return base.zone
-        for minion in base.minions:
-            if minion.tag == tag or any(a.tag == tag for a in minion.attached):
+        for action in base.attached:
+            if action.tag == tag:
                 return base.zone
+        for buried in base.buried:
+            if buried.tag == tag:
+                return base.zone
+        for minion in base.minions:
+            if minion.tag == tag:
+                return base.zone
+            for action in minion.attached:
+                if action.tag == tag:
+                    return base.zone
     return None
 
 

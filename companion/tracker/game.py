@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, cast
 
 from companion.catalogue.cards import Catalogue
 from companion.catalogue.printings import printed
@@ -109,7 +109,11 @@ class Game:
         if changed:
             self._before.append(Past(self.state, self._journal))
         events = events + _vp_changes(self.state, new_state, line)
-        self.state = replace(new_state, version=self.state.version + 1)
+        version = self.state.version + 1
+        if isinstance(new_state, TrackerState):
+            self.state = new_state.at_version(version)
+        else:
+            self.state = replace(new_state, version=version)
         self._journal = journal
         return Outcome(self.state, events, changed)
 
@@ -127,12 +131,19 @@ def _vp_changes(before: Any, after: Any, line: Line) -> tuple[Event, ...]:
     )
 
 
-def replay_lines(header: Header, lines: Iterable[TapeLine], catalogue: Catalogue) -> Game:
-    """Replay numbered lines; the first bad one stops it with a :class:`TapeError`."""
+def replay_lines(
+    header: Header, lines: Iterable[TapeLine], catalogue: Catalogue, *, checked: bool = False
+) -> Game:
+    """Replay numbered lines; the first bad one stops it with a :class:`TapeError`.
+
+    Each line is first held to the contract's types and our limits (:func:`check_line`), as
+    everywhere bytes come in, unless ``checked``: lines that were checked where they came in
+    (a store's log, the simulator's own lines) are not checked again on every replay.
+    """
     game = Game(header, catalogue)
     for line in lines:
         try:
-            game.apply(check_line(line.event))
+            game.apply(cast(Line, line.event) if checked else check_line(line.event))
         except Rejected as exc:
             raise TapeError(str(exc), line.number) from None
     return game

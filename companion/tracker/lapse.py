@@ -1,8 +1,10 @@
 """Prompts and deals whose moment has passed are withdrawn, each with a ``lapsed`` event.
 
-Run after every step: a turn that ended takes its prompts and treasure deals with it, a card
-leaving play takes the prompts about it, a scored base the prompts about it, and a finished
-game everything (it asks nothing). Prompts about the physical truth wait until answered.
+Looked at after every step, but only where something a moment depends on changed: a turn
+that ended takes its prompts and treasure deals with it, a card leaving play takes the
+prompts about it, a scored base the prompts about it, and a finished game everything (it asks
+nothing). Prompts about the physical truth wait until answered. A step that changed none of
+these costs nothing here, however many deals a long night has left open.
 """
 
 from __future__ import annotations
@@ -17,15 +19,29 @@ from companion.tracker.common import event, name_of
 from companion.tracker.state import Deal, Outcome, TrackerState
 
 
-def sweep(outcome: Outcome, catalogue: Catalogue) -> Outcome:
-    """``outcome`` without the prompts and deals that no longer apply, saying so."""
+def sweep(before: TrackerState, outcome: Outcome, catalogue: Catalogue) -> Outcome:
+    """``outcome`` (of a step from ``before``) without the prompts and deals that no longer
+    apply, saying so."""
     state = outcome.state
-    prompts, lapsed = _prompts(state)
-    deals, gone = _deals(state, catalogue)
+    table = state.table
+    # every open deal and prompt was made in the current turn or has lapsed (this sweep runs
+    # after every step), so only a turn ending or the game ending can make them lapse by turn
+    turned = table.turn != before.table.turn or bool(table.winners)
+    prompts, lapsed = state.prompts, list[Event]()
+    if turned or (table is not before.table and any(_about_cards(p) for p in state.prompts)):
+        prompts, lapsed = _prompts(state)
+    deals, gone = state.deals, list[Event]()
+    if turned and deals:
+        deals, gone = _deals(state, catalogue)
     if not lapsed and not gone:
         return outcome
     updated = replace(state, prompts=prompts, deals=deals)
     return Outcome(updated, (*outcome.events, *lapsed, *gone), outcome.changed)
+
+
+def _about_cards(prompt: Prompt) -> bool:
+    """Whether ``prompt`` lapses when a card or base leaves play."""
+    return prompt.moment.card is not None or prompt.moment.base is not None
 
 
 def _prompts(state: TrackerState) -> tuple[tuple[Prompt, ...], list[Event]]:

@@ -27,7 +27,7 @@ class TreasureDraw:
         return {"player": self.player, "count": self.count, "card": self.card}
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Deal:
     """Treasures still to be handed out: a scored base's draft (``order`` picks, one each, in
     that order) or a destroyed monster's draw (``order`` is the drawer, once per card).
@@ -40,8 +40,10 @@ class Deal:
     taken: int = 0
     turn: int = 0
 
-    @property
+    @cached_property
     def document(self) -> DealDocument:
+        """Its entry in the state document, built once (every new state's document lists every
+        open deal, and a long night leaves many open); treat it as read-only."""
         picks_now = self.order[self.taken] if self.taken < len(self.order) else None
         return {
             "kind": self.kind,
@@ -123,6 +125,15 @@ class TrackerState:
     used: frozenset[str] = frozenset()
     #: +1 power counters the next minion a player plays this turn enters with
     next_minion: tuple[tuple[str, int], ...] = ()
+
+    def at_version(self, version: int) -> TrackerState:
+        """This state as of ``version``. Done after every line, so it copies the fields
+        instead of :func:`dataclasses.replace`, which runs the frozen ``__init__`` over all of
+        them (eight times slower; there is no ``__post_init__`` to run)."""
+        copied = object.__new__(TrackerState)
+        copied.__dict__.update(self.__dict__)
+        copied.__dict__["version"] = version
+        return copied
 
     def setup_left(self, zone: str) -> int:
         return dict(self.setup).get(zone, 0)

@@ -21,7 +21,7 @@ def step(state: TrackerState, line: Line, catalogue: Catalogue) -> Outcome:
 
     :raises Rejected: for a line the tracker cannot accept; the state is unchanged.
     """
-    return sweep(_dispatch(state, line, catalogue), catalogue)
+    return sweep(state, _dispatch(state, line, catalogue), catalogue)
 
 
 def _dispatch(state: TrackerState, line: Line, catalogue: Catalogue) -> Outcome:

@@ -1,4 +1,5 @@
-"""Serving the dashboard: waitress (pure Python, bounded threads), announced over mDNS.
+"""Serving the dashboard: waitress (pure Python, bounded threads), announced over mDNS on the
+LAN (:mod:`.mdns`).
 
 Every open event stream holds one of waitress's threads for as long as the tablet shows the
 table, so the threads are sized as :data:`STREAMS` public streams, the controlling tablets'
@@ -17,13 +18,13 @@ import signal
 import socket
 import threading
 import time
+from importlib import import_module
 from typing import Any
 
 from waitress import wasyncore
 from waitress.server import create_server
-from zeroconf import ServiceInfo, Zeroconf
 
-from companion.hardware.network import TableAddress, table_address
+from companion.hardware.network import table_address
 from companion.storage.tokens import TokenFile
 from companion.table.demo import DemoPlayer
 from companion.table.service import TableService
@@ -40,8 +41,6 @@ from companion.web.slots import CONTROL_STREAMS
 from companion.web.table import EXTENSION, Table
 
 log = logging.getLogger(__name__)
-SERVICE_TYPE = "_http._tcp.local."
-SERVICE_NAME = "companion"
 #: event streams served at once, and threads for all other requests
 STREAMS = int(DEFAULTS["MAX_STREAMS"])
 REQUEST_THREADS = 4
@@ -120,7 +119,7 @@ class Dashboard:
         self._stopping = threading.Event()
         self._serving = threading.Lock()
         self._closed = False
-        self.announcer = announce(self.address) if self.address.on_lan else None
+        self.announcer = _mdns().announce(self.address) if self.address.on_lan else None
         if demo is not None:
             demo.start()
 
@@ -167,7 +166,7 @@ class Dashboard:
             self.server.task_dispatcher.shutdown(timeout=CLOSE_SECONDS)
             wasyncore.close_all(self._map)
         if self.announcer is not None:
-            withdraw(self.announcer)
+            _mdns().withdraw(self.announcer)
             self.announcer = None
 
 
@@ -177,35 +176,8 @@ def _port(server: Any) -> int:
     return int(listening[0][1] if listening else server.effective_port)
 
 
-def announce(address: TableAddress) -> tuple[Any, Any] | None:
-    """Announce ``companion._http._tcp`` at the table's name and LAN address; None (and a
-    warning) if that fails."""
-    if address.address is None:
-        log.warning("no LAN address found: not announced over mDNS")
-        return None
-    zeroconf = None
-    try:
-        info = ServiceInfo(
-            SERVICE_TYPE,
-            f"{SERVICE_NAME}.{SERVICE_TYPE}",
-            parsed_addresses=[address.address],
-            port=address.port,
-            properties={"path": "/"},
-            server=f"{address.name}.",
-        )
-        zeroconf = Zeroconf()
-        zeroconf.register_service(info, allow_name_change=True)
-    except Exception as exc:  # no multicast, a name clash: serve anyway
-        if zeroconf is not None:  # its sockets are open already
-            zeroconf.close()
-        log.warning("not announced over mDNS (%s); open %s", exc, address.address_url)
-        return None
-    return zeroconf, info
-
-
-def withdraw(announcer: tuple[Any, Any]) -> None:
-    zeroconf, info = announcer
-    try:
-        zeroconf.unregister_service(info)
-    finally:
-        zeroconf.close()
+def _mdns() -> Any:
+    """The mDNS announcer (:mod:`companion.web.mdns`), imported by name when a table on the LAN
+    first announces itself: zeroconf and asyncio cost a table on loopback (a demo, a kiosk)
+    5 MB it never uses."""
+    return import_module("companion.web.mdns")
