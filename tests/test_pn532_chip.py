@@ -34,6 +34,17 @@ def test_the_parser_keeps_partial_frames_and_skips_noise() -> None:
     assert (wrong_tfi.kind, wrong_tfi.reason) == ("bad", "not a host command")
 
 
+def test_a_preamble_read_apart_from_its_frame_still_wakes_the_chip() -> None:
+    # nfcpy's ten 00 bytes and its frame are one write, but a loaded machine may read the pty
+    # in pieces: the preamble still counts as the frame's, or a sleeping chip would miss it
+    frame = command(0x02)
+    (whole,) = FrameParser().feed(bytes(10) + frame)
+    parser = FrameParser()
+    assert parser.feed(bytes(10)) == []
+    (got,) = parser.feed(frame)
+    assert (got.leading, got.size) == (whole.leading, whole.size) == (11, 10 + len(frame))
+
+
 def test_the_relist_quirk_finds_a_selected_card_every_second_time() -> None:
     chip = Pn532Chip(profile_named("ideal"), relist_quirk=True)
     chip.place(NtagCard.for_card(UID))

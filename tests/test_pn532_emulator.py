@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import select
 import termios
+import threading
 import time
 from collections.abc import Callable, Iterator
 
@@ -248,6 +249,16 @@ def test_a_powered_down_chip_wakes_only_on_a_long_preamble(
     assert reader.chip.asleep
     woken = talk(port, bytes(10) + command(0x02), 19)
     assert woken == ACK + answer_frame(0x02, bytes.fromhex("32010607"))
+
+
+def test_the_serving_thread_runs_ahead_of_ordinary_threads(reader: EmulatedPN532) -> None:
+    # nfcpy gives each command 100 ms to be ACKed: on a loaded machine an ordinary thread can
+    # wait longer than that to run, and the open or the command fails (EIO, ETIMEDOUT)
+    (serving,) = [t for t in threading.enumerate() if t.name == f"sim-pn532-{reader.name}"]
+    assert serving.native_id is not None
+    policy = os.sched_getscheduler(serving.native_id)
+    nice = os.getpriority(os.PRIO_PROCESS, serving.native_id)
+    assert policy == os.SCHED_RR or nice < 0
 
 
 @pytest.mark.parametrize("reader", ["ideal"], indirect=True)

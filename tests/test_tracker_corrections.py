@@ -196,3 +196,69 @@ def test_companion_replay_applies_a_moved_tap(tmp_path: Path) -> None:
         "base-1": [],
         "base-2": ["munchkin/topper-chopper"],
     }
+
+
+def crosstalk_answered(
+    catalogue: Catalogue, before: list[dict[str, Any]], uid: str, zones: list[str], option: int
+) -> list[dict[str, Any]]:
+    """``before``, the tap filter's crosstalk about ``uid`` and the prompt's answer."""
+    asked = [*before, inp("crosstalk", tag=uid, zones=zones)]
+    (prompt,) = [p for p in run(catalogue, *asked).state.prompts if p.kind == "crosstalk"]
+    return [*asked, inp("answer", prompt=prompt.id, option=option)]
+
+
+def test_answering_on_the_second_zone_moves_a_one_shot_action_never_plays_it_twice(
+    catalogue: Catalogue,
+) -> None:
+    turn_of_ben = [*SETUP, inp("end-turn")]
+    brushed = [*turn_of_ben, tap("SS", "base-1")]
+    answered = crosstalk_answered(catalogue, brushed, "SS", ["base-1", "base-2"], 1)
+    document = same(catalogue, answered, [*turn_of_ben, tap("SS", "base-2")])
+    actions = {b["zone"]: [a["card"] for a in b["actions"]] for b in document["bases"]}
+    assert actions == {"base-1": [], "base-2": ["munchkin/secret-stash"]}
+    assert document["prompts"] == []
+    game = run(catalogue, *answered)
+    assert game.state.actions_played == 1
+    # a later correction replays the journal: the settled crosstalk does not ask again
+    game.apply(moved("SS", "base-2", "base-1"))
+    assert game.state.prompts == () and game.state.actions_played == 1
+
+
+def test_answering_on_the_first_zone_leaves_the_tap_where_it_was(catalogue: Catalogue) -> None:
+    brushed = [*SETUP, tap("TC", "base-1")]
+    answered = crosstalk_answered(catalogue, brushed, "TC", ["base-1", "base-2"], 0)
+    document = same(catalogue, answered, brushed)
+    assert document["prompts"] == []
+
+
+def test_undo_reopens_the_crosstalk_prompt_with_the_tap_where_it_was(
+    catalogue: Catalogue,
+) -> None:
+    asked = [*SETUP, tap("TC", "base-1"), inp("crosstalk", tag="TC", zones=["base-1", "base-2"])]
+    game = run(catalogue, *asked)
+    before = state_document(game.state, game.catalogue)
+    (prompt,) = game.state.prompts
+    outcome = game.apply(inp("answer", prompt=prompt.id, option=1))
+    assert [e["event"] for e in outcome.events] == ["answered", "tap-moved", "played"]
+    game.apply(inp("undo"))
+    undone = state_document(game.state, game.catalogue)
+    before.pop("version"), undone.pop("version")
+    assert undone == before
+
+
+def test_companion_replay_moves_the_tap_the_crosstalk_answer_says(
+    catalogue: Catalogue, tmp_path: Path
+) -> None:
+    turn_of_ben = [*SETUP, inp("end-turn")]
+    answered = crosstalk_answered(
+        catalogue, [*turn_of_ben, tap("SS", "base-1")], "SS", ["base-1", "base-2"], 1
+    )
+    path = tmp_path / "game.jsonl"
+    path.write_text("\n".join(tape(*answered)) + "\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["replay", str(path), "--json"])
+    assert result.exit_code == 0, result.output
+    bases = json.loads(result.output)["bases"]
+    assert {b["zone"]: [a["card"] for a in b["actions"]] for b in bases} == {
+        "base-1": [],
+        "base-2": ["munchkin/secret-stash"],
+    }

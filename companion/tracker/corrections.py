@@ -11,6 +11,10 @@ A tap that never reached the game (refused), or is older than the journal, is si
 where the card rests. Undo takes a correction back as one change (and Redo makes it again).
 Tag bindings are kept as they are now, as undo keeps them. Pure: states and lines in, states and
 events out.
+
+A prompt may offer the same correction as an option (the crosstalk prompt's "On <second
+zone>"): answering it closes the prompt and moves the tap, and the line that asked leaves the
+journal (the moved tap settles it), so the answer is never a second play either.
 """
 
 from __future__ import annotations
@@ -107,5 +111,54 @@ def _last_tap(journal: Journal, tag: str, zone: str) -> int | None:
         line = journal[index].line
         tapped = line.get("tap")
         if isinstance(tapped, str) and tapped.upper() == tag and line.get("zone") == zone:
+            return index
+    return None
+
+
+def moved_by_answer(state: Any, line: Line) -> Line | None:
+    """The ``tap-moved`` line that ``line`` picks when it answers an open prompt with one, else
+    ``None`` (every other answer, good or bad, is the game's own step's to apply or refuse)."""
+    if line.get("input") != "answer":
+        return None
+    wanted, choice = line.get("prompt"), line.get("option")
+    prompt = next((p for p in getattr(state, "prompts", ()) if p.id == wanted), None)
+    if prompt is None or not isinstance(choice, int) or not 0 <= choice < len(prompt.options):
+        return None
+    chosen: Line = prompt.options[choice].line
+    return chosen if chosen.get("input") == TAP_MOVED else None
+
+
+def answer_by_moving(
+    journal: Journal, state: Any, line: Line, step: Step, catalogue: Catalogue
+) -> Correction:
+    """``line`` answers a prompt with a ``tap-moved`` option (:func:`moved_by_answer`): the
+    prompt closes and the tap moves, as one change.
+
+    :raises Rejected: as :func:`move_tap`; the prompt then stays open.
+    """
+    moved = moved_by_answer(state, line)
+    if moved is None:
+        raise Rejected("this answer does not move a tap")
+    wanted = line["prompt"]
+    cleared = replace(state, prompts=tuple(p for p in state.prompts if p.id != wanted))
+    if "at" in line:
+        moved = {**moved, "at": line["at"]}
+    asked = _asking(journal, moved)
+    if asked is not None:  # replayed, it would ask again: the moved tap settles it
+        journal = (*journal[:asked], *journal[asked + 1 :])
+    corrected = move_tap(journal, cleared, moved, step, catalogue)
+    answered = event("answered", prompt=wanted, option=line["option"])
+    return replace(corrected, events=(answered, *corrected.events))
+
+
+def _asking(journal: Journal, moved: Line) -> int | None:
+    """The last crosstalk line about the tag and the two zones of ``moved``."""
+    tag, zones = str(moved["tag"]).upper(), [moved["from"], moved["zone"]]
+    for index in range(len(journal) - 1, -1, -1):
+        line = journal[index].line
+        said = line.get("tag")
+        if line.get("input") != "crosstalk" or line.get("zones") != zones:
+            continue
+        if isinstance(said, str) and said.upper() == tag:
             return index
     return None

@@ -14,7 +14,14 @@ from companion.tape.documents import Event, Line
 from companion.tape.limits import check_line
 from companion.tape.lines import Header, TapeLine
 from companion.tracker.common import event
-from companion.tracker.corrections import TAP_MOVED, Journal, move_tap, record
+from companion.tracker.corrections import (
+    TAP_MOVED,
+    Journal,
+    answer_by_moving,
+    move_tap,
+    moved_by_answer,
+    record,
+)
 from companion.tracker.state import Outcome, Rejected, TrackerState, new_state
 from companion.tracker.step import step
 
@@ -98,8 +105,9 @@ class Game:
             events = (event("undone"), *_vp_changes(self.state, restored, line))
             self.state, self._journal = restored, previous.journal
             return Outcome(restored, events, True)
-        if line.get("input") == TAP_MOVED:
-            corrected = move_tap(self._journal, self.state, line, self._step, self.catalogue)
+        if line.get("input") == TAP_MOVED or moved_by_answer(self.state, line) is not None:
+            correct = move_tap if line.get("input") == TAP_MOVED else answer_by_moving
+            corrected = correct(self._journal, self.state, line, self._step, self.catalogue)
             new_state, events, changed = corrected.state, corrected.events, corrected.changed
             journal = corrected.journal
         else:

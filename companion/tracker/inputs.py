@@ -323,7 +323,8 @@ def crosstalk(state: TrackerState, line: Line, catalogue: Catalogue) -> Outcome:
     text = f"{name} was read on {first} and {second} at once. Where is it?"
     options = [
         Option(f"On {first}", DISMISS.copy()),
-        Option(f"On {second}", {"tap": tag, "zone": second}),
+        # the tap at the first zone moved there (as the tap filter's Moved): never a second play
+        Option(f"On {second}", {"input": "tap-moved", "tag": tag, "from": first, "zone": second}),
     ]
     return ask(state, "crosstalk", text, options, tag=tag, zone=second)
 

@@ -180,8 +180,10 @@ class EmulatedPN532:
         self._stop = threading.Event()
         # "sim-": the benchmarks count simulator threads apart from the table's own
         name = f"sim-pn532-{self.name}"
-        self._thread = threading.Thread(target=self._serve, name=name, daemon=True)
+        serving = threading.Event()
+        self._thread = threading.Thread(target=self._serve, args=(serving,), name=name, daemon=True)
         self._thread.start()
+        serving.wait()  # a host that opens the port at once finds the chip answering
 
     def _power_up(self, rng: random.Random) -> Pn532Chip:
         return Pn532Chip(
@@ -208,9 +210,13 @@ class EmulatedPN532:
 
     # the serving thread
 
-    def _serve(self) -> None:
+    def _serve(self, serving: threading.Event) -> None:
         assert self._fds is not None
         master, stop = self._fds[0], self._stop
+        try:
+            _answer_promptly()
+        finally:
+            serving.set()
         parser = FrameParser()
         while not stop.is_set():
             if not select.select([master], [], [], 0.05)[0]:
@@ -282,6 +288,23 @@ class EmulatedPN532:
             bytes_from_chip=sum(len(reply) for _, reply in replies),
             modelled_s=max((at for at, _ in replies), default=0.0) if answered else 0.0,
         )
+
+
+def _answer_promptly() -> None:
+    """Put the calling (serving) thread ahead of ordinary work on this machine.
+
+    nfcpy gives the chip 100 ms to ACK each command (``pn53x.Chipset.command``) and its HSU
+    open 100 ms per read; a real PN532 is never late, but this thread is late whenever a loaded
+    machine does not run it within that window, and nfcpy then fails the open or the command
+    (EIO, ETIMEDOUT). A real-time round-robin thread runs as soon as the host's frame arrives;
+    it answers in microseconds and sleeps in ``select`` otherwise. Where real-time scheduling is
+    not allowed, a lower nice value; where neither is, the default (only slower to answer)."""
+    thread = threading.get_native_id()
+    try:
+        os.sched_setscheduler(thread, os.SCHED_RR, os.sched_param(1))
+    except OSError:
+        with contextlib.suppress(OSError):
+            os.setpriority(os.PRIO_PROCESS, thread, -10)
 
 
 def _check_writable(device_dir: str) -> None:

@@ -55,6 +55,7 @@ class FrameParser:
 
     def __init__(self) -> None:
         self._buffer = bytearray()
+        self._noise = 0  # bytes dropped before the next start code: part of its preamble
 
     def feed(self, data: bytes) -> list[HostFrame]:
         """The frames ``data`` completes (bytes of an unfinished frame are kept)."""
@@ -68,7 +69,9 @@ class FrameParser:
         buffer = self._buffer
         start = buffer.find(START)
         if start < 0:
-            del buffer[: max(0, len(buffer) - 1)]  # noise; a trailing 00 may start a frame
+            dropped = max(0, len(buffer) - 1)  # noise; a trailing 00 may start a frame
+            del buffer[:dropped]
+            self._noise += dropped
             return None
         if len(buffer) < start + 4:
             return None
@@ -99,8 +102,11 @@ class FrameParser:
         return self._take(end, HostFrame("command", body, start))
 
     def _take(self, end: int, frame: HostFrame) -> HostFrame:
+        # A wake-up preamble read apart from its frame (a loaded machine reads the pty in
+        # pieces) still counts: a sleeping chip would otherwise miss the frame.
         del self._buffer[:end]
-        return HostFrame(frame.kind, frame.body, frame.leading, end, frame.reason)
+        leading, size, self._noise = frame.leading + self._noise, end + self._noise, 0
+        return HostFrame(frame.kind, frame.body, leading, size, frame.reason)
 
 
 def crc_a(data: bytes) -> bytes:
