@@ -89,10 +89,6 @@ def test_a_game_page_and_the_setup_question_have_no_axe_violations(
     assert axe_violations(page) == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the combat panel's strength meter (cthulhu.js, the cthulhu branch's) has no name",
-)
 def test_a_fight_has_no_axe_violations(page: Any, tmp_path: Path, catalogue: Catalogue) -> None:
     table = LiveTable(tmp_path / "mc.db", catalogue, zone_names=SEATS)
     try:

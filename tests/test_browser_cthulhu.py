@@ -68,7 +68,7 @@ def test_a_munchkin_cthulhu_turn_on_the_tablet(page: Any, seat_table: LiveTable)
     screenshot(page, "cthulhu-combat")
     fight.locator("#resolve").click()
     expect(ann.locator(".level")).to_have_text("2")
-    expect(page.locator("section.last-combat")).to_contain_text("+1 Level(s), draw 1 treasure(s)")
+    expect(page.locator("section.last-combat")).to_contain_text("+1 Level, draw 1 treasure")
 
     page.locator("#end-turn").click()
     expect(player(page, "Ben")).to_have_class(re.compile(r"\bcurrent\b"))
@@ -102,7 +102,7 @@ def test_a_munchkin_cthulhu_turn_on_the_tablet(page: Any, seat_table: LiveTable)
     for box in page.locator("#sheet input[type=checkbox]").all():
         box.check()
     sell = page.locator("#sell-now")
-    expect(sell).to_have_text("Sell for 1 Level(s)")  # 900 + 200 gold
+    expect(sell).to_have_text("Sell for 1 Level")  # 900 + 200 gold
     sell.click()  # Ben's turn: "During your turn, you may discard items..."
     refusal = page.locator("#messages .toast.error").last
     expect(refusal).to_contain_text("Cat can sell only during their own turn")

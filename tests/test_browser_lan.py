@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import expect
 
 from companion.hardware.network import lan_address
-from companion.web import server
+from companion.web import mdns
 from companion.web.server import Dashboard
 from tests.browser import TOKEN, LiveTable
 
@@ -23,7 +23,7 @@ def lan_url(live_table: LiveTable, monkeypatch: pytest.MonkeyPatch) -> Iterator[
     address = lan_address("0.0.0.0")
     if address is None:
         pytest.skip("this machine has no LAN address to serve on")
-    monkeypatch.setattr(server, "announce", lambda address: None)  # no mDNS from a test
+    monkeypatch.setattr(mdns, "announce", lambda address: None)  # no mDNS from a test
     dashboard = Dashboard(live_table.service, host=address, port=0, token=TOKEN, simulated=True)
     thread = threading.Thread(target=dashboard.serve_forever, daemon=True)
     thread.start()

@@ -326,15 +326,17 @@ class Feedback:
         beep = self.beep_time * 2
         while not stop.is_set():
             for digit in code:
+                # In the background and under the lock, as every other beep: a foreground beep
+                # outside it raced a tap's beep inside gpiozero (its blink thread lost).
                 with self._lock:
                     buzzer = self._buzzer
-                if buzzer is None or stop.is_set():
-                    return
-                try:
-                    buzzer.beep(beep, beep, digit, False)  # blocks for the group's beeps
-                except Exception:  # closed meanwhile (the table is stopping)
-                    return
-                stop.wait(beep * 4)
+                    if buzzer is None or stop.is_set():
+                        return
+                    try:
+                        buzzer.beep(beep, beep, digit, True)
+                    except Exception:  # closed meanwhile (the table is stopping)
+                        return
+                stop.wait(beep * 2 * digit + beep * 4)  # the group's beeps, then a gap
             if not again:
                 return
             stop.wait(CODE_PAUSE)

@@ -4,7 +4,8 @@ Looked at after every step, but only where something a moment depends on changed
 that ended takes its prompts and treasure deals with it, a card leaving play takes the
 prompts about it, a scored base the prompts about it, and a finished game everything (it asks
 nothing). Prompts about the physical truth wait until answered. A step that changed none of
-these costs nothing here, however many deals a long night has left open.
+these costs nothing here, however many deals a long night has left open. A prompt saying
+there is no base at a zone is withdrawn once one lies there.
 """
 
 from __future__ import annotations
@@ -40,8 +41,13 @@ def sweep(before: TrackerState, outcome: Outcome, catalogue: Catalogue) -> Outco
 
 
 def _about_cards(prompt: Prompt) -> bool:
-    """Whether ``prompt`` lapses when a card or base leaves play."""
-    return prompt.moment.card is not None or prompt.moment.base is not None
+    """Whether ``prompt`` lapses when the table changes: a card or base leaves play, or a base
+    comes to the zone a "no base there" prompt is about."""
+    return (
+        prompt.moment.card is not None
+        or prompt.moment.base is not None
+        or prompt.kind == "no-base"
+    )
 
 
 def _prompts(state: TrackerState) -> tuple[tuple[Prompt, ...], list[Event]]:

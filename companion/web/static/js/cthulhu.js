@@ -1,7 +1,7 @@
 // The Munchkin Cthulhu screen: every player's Level big, their class and gear (and what does
 // not count, and why), and during a fight both sides' strengths on a Kill-O-Meter with
 // one-tap help, resolve, run away (with the die roll) and Level +/-.
-import { h, fill, $ } from "./dom.js";
+import { h, fill, $, plural } from "./dom.js";
 import { cardName, cards } from "./api.js";
 
 export function cthulhuBoard(payload, send, openSheet) {
@@ -33,7 +33,8 @@ function combatPanel(payload, send) {
     h(
       "div.meter",
       h("div.meter-side.players", h("span.who", side), h("span.big", { dataset: { strength: ours } }, String(ours))),
-      h("div.bar", { role: "meter", "aria-valuenow": ours, "aria-valuemax": ours + theirs },
+      h("div.bar", { role: "meter", "aria-label": `Strength: players ${ours}, monsters ${theirs}`,
+        "aria-valuemin": 0, "aria-valuenow": ours, "aria-valuemax": ours + theirs },
         h("div.ours", { style: { width: `${Math.round(share * 100)}%`, background: colours[fight.fighter] } })),
       h("div.meter-side.monsters", h("span.big", { dataset: { strength: theirs } }, String(theirs)), h("span.who", "monsters"))
     ),
@@ -42,7 +43,7 @@ function combatPanel(payload, send) {
       fight.monsters.map((m) =>
         h("li",
           h("span.card-name", cardName(m.card)),
-          h("span.tag-note", `Level ${m.level ?? "?"} · ${m.treasures ?? "?"} treasure(s)` +
+          h("span.tag-note", `Level ${m.level ?? "?"} · ${m.treasures === null || m.treasures === undefined ? "? treasures" : plural(m.treasures, "treasure")}` +
             (m.wandering ? " · wandering" : "") +
             ([...m.enhancers, ...(m.one_shots || [])].length
               ? ` · ${[...m.enhancers, ...(m.one_shots || [])].map((e) => cardName(e.card)).join(", ")}` : "")),
@@ -124,7 +125,7 @@ function lootingPanel(looting) {
 
 function lastCombat(last) {
   const text = last.won
-    ? `${last.fighter} killed the monster(s): +${last.levels} Level(s), draw ${last.treasures} treasure(s)`
+    ? `${last.fighter} won the fight: +${plural(last.levels, "Level")}, draw ${plural(last.treasures, "treasure")}`
     : `${last.fighter} lost the fight`;
   return h("section.prompt.deal.last-combat", h("p.message", text));
 }
@@ -172,9 +173,9 @@ export function sellSheet(player, send, open, close) {
     const chosen = player.items.filter((_, i) => boxes[i].checked);
     const gold = chosen.reduce((sum, item) => sum + ((facts && facts.get(item.card)?.gold) || 0), 0);
     const levels = Math.floor(gold / 1000);
-    fill(total, `${gold} gold: +${levels} Level(s) (never to Level 10, no change given)`);
+    fill(total, `${gold} gold: +${plural(levels, "Level")} (never to Level 10, no change given)`);
     button.disabled = chosen.length === 0;
-    fill(button, `Sell for ${levels} Level(s)`);
+    fill(button, `Sell for ${plural(levels, "Level")}`);
   }
   boxes.forEach((box) => box.addEventListener("change", update));
   button.addEventListener("click", async (e) => {
