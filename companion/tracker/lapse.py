@@ -44,9 +44,7 @@ def _about_cards(prompt: Prompt) -> bool:
     """Whether ``prompt`` lapses when the table changes: a card or base leaves play, or a base
     comes to the zone a "no base there" prompt is about."""
     return (
-        prompt.moment.card is not None
-        or prompt.moment.base is not None
-        or prompt.kind == "no-base"
+        prompt.moment.card is not None or prompt.moment.base is not None or prompt.kind == "no-base"
     )
 
 
