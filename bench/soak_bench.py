@@ -76,6 +76,16 @@ def _end_turn(server: Server) -> None:
 
 
 def soak(seconds: float = SECONDS, clients: int = CLIENTS, seed: int = 15) -> dict[str, Any]:
+    samples, taps, seen, state = drive(seconds, clients, seed)
+    return _figures(samples, seconds, clients, taps, seen, state)
+
+
+def drive(
+    seconds: float, clients: int, seed: int
+) -> tuple[list[tuple[float, float]], int, int, dict[str, Any]]:
+    """A served demo table under taps (a move about every 0.5 s, turns ending) with ``clients``
+    stream clients, one loopback address each, for ``seconds``: its resident memory sampled
+    every ``SAMPLE_EVERY`` seconds, the taps made, the states streamed, the final state."""
     rng = random.Random(seed)
     samples: list[tuple[float, float]] = []
     with tempfile.TemporaryDirectory() as folder:
@@ -110,7 +120,7 @@ def soak(seconds: float = SECONDS, clients: int = CLIENTS, seed: int = 15) -> di
         finally:
             stop.set()
             server.stop()
-    return _figures(samples, seconds, clients, taps, seen[0], state)
+    return samples, taps, seen[0], state
 
 
 def _figures(

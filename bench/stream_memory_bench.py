@@ -11,53 +11,20 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
 import statistics
-import tempfile
-import threading
-import time
-from pathlib import Path
 from typing import Any
 
-from dashboard_bench import ZONES, Server, _tap
-from soak_bench import TAPS_PER_TURN, _end_turn, _reader, _setup
+from soak_bench import drive
 
 SECONDS = 240
 CLIENTS = 20
 WARM_UP = 40.0
-SAMPLE_EVERY = 2.0
 
 
 def stream_memory(
     seconds: float = SECONDS, clients: int = CLIENTS, seed: int = 22
 ) -> dict[str, Any]:
-    rng = random.Random(seed)
-    samples: list[tuple[float, float]] = []
-    with tempfile.TemporaryDirectory() as folder:
-        server = Server(Path(folder))
-        stop = threading.Event()
-        seen = [0]
-        try:
-            minions = _setup(server)
-            for n in range(clients):
-                args = (server.port, stop, seen, f"127.0.0.{n + 2}")
-                threading.Thread(target=_reader, args=args, daemon=True).start()
-            started = time.monotonic()
-            next_sample, taps = started, 0
-            while (now := time.monotonic()) - started < seconds:
-                if now >= next_sample:
-                    samples.append((now - started, server.memory_mb()[0]))
-                    next_sample += SAMPLE_EVERY
-                uid = rng.choice(minions)
-                _tap(server, f"base-{rng.randint(1, ZONES)}", uid, settle=0.25)
-                time.sleep(0.2)
-                taps += 1
-                if taps % TAPS_PER_TURN == 0:
-                    _end_turn(server)
-            samples.append((time.monotonic() - started, server.memory_mb()[0]))
-        finally:
-            stop.set()
-            server.stop()
+    samples, taps, seen, _ = drive(seconds, clients, seed)
     warm_until = min(WARM_UP, seconds / 4)
     warm = statistics.median([rss for at, rss in samples if at <= warm_until][-3:])
     end = statistics.median([rss for _, rss in samples[-3:]])
@@ -68,7 +35,7 @@ def stream_memory(
         "stream_rss_mb_end": round(end, 1),
         "stream_clients": clients,
         "stream_taps": taps,
-        "stream_states_streamed": seen[0],
+        "stream_states_streamed": seen,
         "stream_rss_samples_mb": [
             round(rss, 1) for _, rss in samples[:: max(1, len(samples) // 30)]
         ],
