@@ -107,28 +107,36 @@ class TapTrial:
         return result
 
     def _lift(self, result: TrialResult) -> bool:
-        lifted = self.prompt(self.zone, "lift", f"Lift the card off {self.zone}.")
-        left = self._next("left")
-        if left is None:
-            result.stopped = f"the card was not lifted off {self.zone} within {self.timeout:g} s"
-            return False
-        if lifted is None:
-            result.estimated = True
-            lifted = self._estimated_lift(left.at)
-        result.removal.append(max(0.0, left.at - lifted))
-        return True
+        return self._move(
+            result,
+            "lift",
+            f"Lift the card off {self.zone}.",
+            f"the card was not lifted off {self.zone} within {self.timeout:g} s",
+        )
 
     def _lay(self, result: TrialResult) -> bool:
-        laid = self.prompt(self.zone, "lay", f"Lay the card on {self.zone} again, flat.")
-        arrived = self._next("arrived")
-        if arrived is None:
-            result.stopped = f"no card was laid on {self.zone} within {self.timeout:g} s"
+        return self._move(
+            result,
+            "lay",
+            f"Lay the card on {self.zone} again, flat.",
+            f"no card was laid on {self.zone} within {self.timeout:g} s",
+        )
+
+    def _move(self, result: TrialResult, move: Move, words: str, missed: str) -> bool:
+        """Have the card laid or lifted and time the read it makes: the arrival (``lay``) or
+        the departure (``lift``) after the moment the card moved, known or estimated."""
+        moved = self.prompt(self.zone, move, words)
+        read = self._next("arrived" if move == "lay" else "left")
+        if read is None:
+            result.stopped = missed
             return False
-        if laid is None:
+        if moved is None:
             result.estimated = True
-            laid = self._estimated_lay(arrived.at)
+            estimate = self._estimated_lay if move == "lay" else self._estimated_lift
+            moved = estimate(read.at)
         # an estimate can land after the event when polls run late: never below nothing
-        result.place_to_event.append(max(0.0, arrived.at - laid))
+        times = result.place_to_event if move == "lay" else result.removal
+        times.append(max(0.0, read.at - moved))
         return True
 
     def _next(self, kind: str) -> TagRead | None:
