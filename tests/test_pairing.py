@@ -146,10 +146,10 @@ def test_a_table_without_the_button_cannot_pair_this_way() -> None:
 # At the table: real service, mock GPIO pins, the dashboard
 
 
-@pytest.fixture
-def table(
+def start_table(
     tmp_path: Path, catalogue: Catalogue, factory: Any
-) -> Iterator[tuple[TableService, Clock, Feedback]]:
+) -> tuple[TableService, Clock, Feedback]:
+    """A started table with mock pins and a pairing clock the test moves."""
     store = EventStore.open(tmp_path / "table.db")
     clock = Clock()
     feedback = Feedback(PINS, pin_factory=factory, blink_time=0.02, beep_time=0.002, hold_time=0.05)
@@ -161,9 +161,17 @@ def table(
         pairing_clock=clock,
     )
     service.start()
+    return service, clock, feedback
+
+
+@pytest.fixture
+def table(
+    tmp_path: Path, catalogue: Catalogue, factory: Any
+) -> Iterator[tuple[TableService, Clock, Feedback]]:
+    service, clock, feedback = start_table(tmp_path, catalogue, factory)
     yield service, clock, feedback
     service.stop()
-    store.close()
+    service.store.close()
 
 
 @pytest.fixture

@@ -17,7 +17,6 @@ import pytest
 from flask.testing import FlaskClient
 
 from companion.catalogue.cards import Catalogue
-from companion.hardware.feedback import Feedback
 from companion.storage.session import LiveGame
 from companion.storage.store import EventStore
 from companion.storage.tokens import TokenFile
@@ -25,7 +24,7 @@ from companion.table.pairing import ENDED_TURN, MAX_WINDOWS, PAIRED
 from companion.table.service import TableService
 from companion.web.app import create_app
 from tests.tapes import HEADER
-from tests.test_pairing import END_TURN, PINS, Clock, eventually, hold, press
+from tests.test_pairing import END_TURN, Clock, eventually, hold, press, start_table
 
 TABLET = {"REMOTE_ADDR": "192.0.2.10"}
 ATTACKER = {"REMOTE_ADDR": "192.0.2.66"}
@@ -35,20 +34,10 @@ ATTACKER = {"REMOTE_ADDR": "192.0.2.66"}
 def table(
     tmp_path: Path, catalogue: Catalogue, factory: Any
 ) -> Iterator[tuple[TableService, Clock]]:
-    store = EventStore.open(tmp_path / "table.db")
-    clock = Clock()
-    feedback = Feedback(PINS, pin_factory=factory, blink_time=0.02, beep_time=0.002, hold_time=0.05)
-    service = TableService(
-        LiveGame.start(store, HEADER, catalogue),
-        {z: "mock:" for z in HEADER["zones"]},
-        clock=time.monotonic,
-        feedback=feedback,
-        pairing_clock=clock,
-    )
-    service.start()
+    service, clock, _ = start_table(tmp_path, catalogue, factory)
     yield service, clock
     service.stop()
-    store.close()
+    service.store.close()
 
 
 @pytest.fixture
