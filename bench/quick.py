@@ -101,7 +101,7 @@ def bench_tracker() -> dict[str, Any]:
             fresh = bench_taps(LiveGame.start(fresh_store, header, catalogue), TAPS)
         with EventStore.open(Path(folder) / "long.db") as long_store:
             started = LiveGame.start(long_store, header, catalogue)
-            long_store.append_many(started.game_id, [(line, [], True) for line in lines])
+            long_store.log.append_many(started.game_id, [(line, [], True) for line in lines])
             long_game = LiveGame.resume(long_store, started.game_id, catalogue)
             _clear_table(long_game)
             long = bench_taps(long_game, TAPS)

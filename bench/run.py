@@ -147,7 +147,7 @@ def main() -> int:
         fresh_costs = bench_taps(fresh)
         long_store = EventStore.open(Path(folder) / "long.db")
         long_game = LiveGame.start(long_store, header, catalogue)
-        long_store.append_many(long_game.game_id, [(line, [], True) for line in lines])
+        long_store.log.append_many(long_game.game_id, [(line, [], True) for line in lines])
         long_game = LiveGame.resume(long_store, long_game.game_id, catalogue)
         _clear_table(long_game)
         long_costs = bench_taps(long_game)

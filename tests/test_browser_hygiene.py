@@ -37,14 +37,14 @@ def test_pages_keep_the_policy_and_drop_the_token_from_the_address(
 def test_a_failing_store_shows_a_banner_until_it_recovers(page: Any, live_table: LiveTable) -> None:
     """Issue 15, 1: taps were dropped silently while the page looked fine."""
     store, down = live_table.store, threading.Event()
-    append_read = store.append_read
+    append_read = store.log.append_read
 
     def flaky(*args: Any, **kwargs: Any) -> None:
         if down.is_set():
             raise StoreError(f"{store.name}: the store failed (disk I/O error)")
         append_read(*args, **kwargs)
 
-    store.append_read = flaky  # type: ignore[method-assign]
+    store.log.append_read = flaky  # type: ignore[method-assign]
     page.goto(f"{live_table.url}/?token={TOKEN}")
     page.wait_for_selector('#connection[data-status="live"]')
     alarm = page.locator("#store-alarm")

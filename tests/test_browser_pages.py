@@ -55,7 +55,7 @@ def test_setup_drafts_factions_and_starts_a_game_the_table_then_shows(
         "Ben": ["core/ninjas", "core/robots"],
     }
     assert state.header.printings == {"core": "first"}  # the header records the choice
-    ended = live_table.store.game(playing)
+    ended = live_table.store.log.game(playing)
     assert ended.void and ended.void_by and "with the control token" in ended.void_by
     page.goto(f"{live_table.url}/")
     expect(page.locator("#turn")).to_contain_text("Zoe to play")
@@ -99,7 +99,7 @@ def test_bulk_enrolment_binds_cards_tapped_at_a_zone(page: Any, live_table: Live
         headers={"X-Companion-Token": TOKEN},
     )
     expect(page.locator("#bulk-messages li").first).to_contain_text(fresh)
-    bound = live_table.store.binding(fresh)
+    bound = live_table.store.bindings.get(fresh)
     assert bound is not None and bound.card.startswith("core/")
     page.locator("#bulk-stop").click()
     expect(page.locator("#bulk-start")).to_be_enabled()

@@ -54,7 +54,7 @@ def test_a_page_elsewhere_cannot_ask_to_pair(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     caplog.set_level(logging.INFO, logger="companion.access")
-    games = len(first_run.store.games())
+    games = len(first_run.store.log.games())
     page.goto(elsewhere)
     assert page.evaluate("window.tried") == ["sent", "sent"]  # opaque answers: sent, unread
     logged = [r.getMessage() for r in caplog.records if r.name == "companion.access"]
@@ -62,4 +62,4 @@ def test_a_page_elsewhere_cannot_ask_to_pair(
         line = next(line for line in logged if f'"POST {path}"' in line)
         assert line.split()[3] == "403", line  # it reached the table, which refused it
     assert not first_run.service.pairing.waiting
-    assert len(first_run.store.games()) == games
+    assert len(first_run.store.log.games()) == games

@@ -45,5 +45,5 @@ def test_history_says_a_void_game_ended_unfinished(
     rows = page.locator("#games tbody tr")
     expect(rows.first).to_contain_text("playing now")
     expect(rows.nth(1)).to_contain_text("void: ended unfinished when a new game started")
-    assert live_table.store.game(first).void_by == "a tablet at 192.0.2.9"
+    assert live_table.store.log.game(first).void_by == "a tablet at 192.0.2.9"
     assert page.errors == []

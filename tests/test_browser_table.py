@@ -146,7 +146,7 @@ def test_an_unknown_tag_is_enrolled_where_it_was_tapped(page: Any, live_table: L
     expect(panel.locator("button.card", has_text="Laseratops")).to_be_visible()
     expect(panel.locator(".total")).to_have_text("4")
     expect(page.locator("section.prompt.unknown-tag")).to_have_count(0)
-    assert live_table.store.binding(stranger).card == "core/laseratops"  # type: ignore[union-attr]
+    assert live_table.store.bindings.get(stranger).card == "core/laseratops"  # type: ignore[union-attr]
 
 
 def test_the_page_catches_up_after_the_server_restarts(page: Any, live_table: LiveTable) -> None:

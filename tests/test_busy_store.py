@@ -82,7 +82,7 @@ def held_through(table: LiveTable, catalogue: Catalogue, caplog: pytest.LogCaptu
     minions = [uid for uid, card in tags.items() if catalogue[card].type == "minion"][:4]
     for zone, uid in zip(["base-1", "base-2"], bases, strict=True):
         service.submit({"tap": uid, "zone": zone})
-    stored_before = table.store.last_seq(table.live.game_id)
+    stored_before = table.store.log.last_seq(table.live.game_id)
     other = sqlite3.connect(table.store.name, isolation_level=None)
     other.execute("BEGIN IMMEDIATE")  # another program takes the write lock and keeps it
     locked_at = time.monotonic()
@@ -111,7 +111,7 @@ def held_through(table: LiveTable, catalogue: Catalogue, caplog: pytest.LogCaptu
                 assert took < ROUND_TRIP, f"an input waited {took:.3f} s for its answer"
                 answered = True
             time.sleep(0.02)
-        assert table.store.last_seq(table.live.game_id) == stored_before  # really held
+        assert table.store.log.last_seq(table.live.game_id) == stored_before  # really held
         assert "busy" in states and answered
     finally:
         other.execute("ROLLBACK")
@@ -122,7 +122,7 @@ def held_through(table: LiveTable, catalogue: Catalogue, caplog: pytest.LogCaptu
         return snapshot.state == "ok" and snapshot.waiting == 0 and service.version == 6
 
     eventually(all_stored, timeout=10)
-    lines = table.store.lines(table.live.game_id)[stored_before:]
+    lines = table.store.log.lines(table.live.game_id)[stored_before:]
     assert [line["tap"] for line in lines] == minions  # each once, in order
     _, _, answer = request(table.port, "GET", "/api/state")
     assert answer["version"] == 6 and answer["health"]["store"]["state"] == "ok"
@@ -131,17 +131,17 @@ def held_through(table: LiveTable, catalogue: Catalogue, caplog: pytest.LogCaptu
 def test_a_write_to_a_locked_store_says_busy_within_its_short_wait(tmp_path: Path) -> None:
     path = tmp_path / "games.db"
     with EventStore.open(path) as store:
-        game_id = store.create_game({"game": "smashup", "players": ["Ann", "Ben"]})
+        game_id = store.log.create_game({"game": "smashup", "players": ["Ann", "Ben"]})
         store.wait_when_busy(0.02)
         other = sqlite3.connect(path, isolation_level=None)
         other.execute("BEGIN IMMEDIATE")
         try:
             began = time.monotonic()
             with pytest.raises(StoreBusy, match="another program is writing"):
-                store.append(game_id, {"input": "end-turn"}, [], True)
+                store.log.append(game_id, {"input": "end-turn"}, [], True)
             assert time.monotonic() - began < 1.0  # not SQLite's default 5 s
         finally:
             other.execute("ROLLBACK")
             other.close()
-        store.append(game_id, {"input": "end-turn"}, [], True)  # the same write, once free
-        assert store.lines(game_id) == [{"input": "end-turn"}]
+        store.log.append(game_id, {"input": "end-turn"}, [], True)  # the same write, once free
+        assert store.log.lines(game_id) == [{"input": "end-turn"}]

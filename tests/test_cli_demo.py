@@ -144,8 +144,8 @@ def test_the_demo_keeps_its_own_game_and_adds_none_on_a_taken_port(tmp_path: Pat
         status, refused = _demo_until_ready(db, "--port", str(port))
     assert status == 1 and "--port 0 picks a free one" in refused
     with EventStore.open(db) as store:
-        assert [record.id for record in store.games()] == [1]
+        assert [record.id for record in store.log.games()] == [1]
     status, other = _demo_until_ready(db, "--port", "0", "--zones", "2")
     assert "demo game 2 " in other  # another kind of demo game: the first one is void
     with EventStore.open(db) as store:
-        assert store.game(1).void and store.game(2).ended is None
+        assert store.log.game(1).void and store.log.game(2).ended is None

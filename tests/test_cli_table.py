@@ -32,7 +32,7 @@ def test_new_game_takes_the_enrolled_tags(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert "game 1 started with 1 enrolled tags" in result.output
     with EventStore.open(db) as store:
-        record = store.latest_open_game()
+        record = store.log.latest_open_game()
         assert record is not None and record.players == ["Ann", "Ben"]
         assert record.header["zones"] == ["base-1", "base-2", "base-3", "discard"]
         assert record.header["tags"] == {"04AB": "munchkin/sword-lord"}
@@ -95,10 +95,10 @@ def test_games_says_how_each_game_stands(tmp_path: Path) -> None:
         "tags": {},
     }
     with EventStore.open(db, clock=lambda: 1_700_000_000.0) as store:
-        voided, abandoned, won, nobody, playing = (store.create_game(header) for _ in range(5))
-        store.void_game(voided, "a tablet at 192.0.2.9 (control token)")
-        store.finish_game(won, ["Ben"])
-        store.finish_game(nobody, [])
+        voided, abandoned, won, nobody, playing = (store.log.create_game(header) for _ in range(5))
+        store.log.void_game(voided, "a tablet at 192.0.2.9 (control token)")
+        store.log.finish_game(won, ["Ben"])
+        store.log.finish_game(nobody, [])
     result = CliRunner().invoke(main, ["games", "--db", str(db)])
     assert result.exit_code == 0, result.output
     said = {int(line.split()[0]): line for line in result.output.splitlines()}

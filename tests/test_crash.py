@@ -81,7 +81,7 @@ def test_sigkill_at_random_points_loses_nothing_acknowledged(
         last_ack = max(acked, default=0)
         cut_short += 0 < last_ack < len(lines)
         with EventStore.open(db) as store:
-            stored = store.lines(game_id)
+            stored = store.log.lines(game_id)
             resumed = LiveGame.resume(store, game_id, catalogue)
         # Everything acknowledged is there, in order; at most the one line being
         # acknowledged when the signal came may be there too.
@@ -167,13 +167,13 @@ def test_other_programs_opening_a_live_store_lose_nothing_acknowledged(
             with contextlib.suppress(BrokenPipeError):
                 pipe.close()
     with EventStore.open(db) as store:  # the table restarts
-        stored = store.lines(game_id)
+        stored = store.log.lines(game_id)
         resumed = LiveGame.resume(store, game_id, catalogue)
     assert len(stored) == acked == 60
     assert stored == lines[:60]
     assert resumed.game.state.version == acked
     with EventStore.open(tmp_path / "copy.db") as copy:
-        assert copy.lines(game_id) == lines[:30]  # the backup has what was acknowledged then
+        assert copy.log.lines(game_id) == lines[:30]  # the backup has what was acknowledged then
 
 
 def _run(command: list[str], env: dict[str, str]) -> None:

@@ -167,7 +167,7 @@ def test_the_store_is_checked_through_sqlite_without_writing(tmp_path: Path) -> 
         before = path.stat().st_mtime_ns
         assert probe_store(path).state == "writable"
         assert path.stat().st_mtime_ns == before
-        assert store.latest_open_game() is None  # the open store is untouched and still works
+        assert store.log.latest_open_game() is None  # the open store is untouched and still works
     assert store_check(path).verdict is Verdict.OK
 
 

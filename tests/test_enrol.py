@@ -32,9 +32,9 @@ def test_bulk_enrolment_binds_in_turn_and_never_rebinds_silently(catalogue: Cata
     assert "already King Rex" in again and "not rebound" in again and "Tap Laseratops" in again
     for n in range(2, 21):
         enrolment.read(f"04AA{n:02d}", store, catalogue)
-    assert enrolment.done and len(store.bindings()) == 20
-    assert store.binding("04AA01").owner == "Ann"
-    assert store.binding("04AA20").card == deck_order(catalogue, "core/dinosaurs")[-1].id
+    assert enrolment.done and len(store.bindings.all()) == 20
+    assert store.bindings.get("04AA01").owner == "Ann"
+    assert store.bindings.get("04AA20").card == deck_order(catalogue, "core/dinosaurs")[-1].id
 
 
 def test_cli_bind_show_export_import(tmp_path: Path) -> None:
@@ -54,14 +54,14 @@ def test_cli_bind_show_export_import(tmp_path: Path) -> None:
     imported = runner.invoke(main, ["enrol", "import", str(exported), "--db", other])
     assert imported.exit_code == 0 and "1 bindings added" in imported.output
     with EventStore.open(other) as store:
-        assert store.binding("04AB").card == "munchkin/sword-lord"
+        assert store.bindings.get("04AB").card == "munchkin/sword-lord"
 
 
 def test_import_checks_everything_first_and_reports_conflicts(
     tmp_path: Path, catalogue: Catalogue
 ) -> None:
     store = EventStore.memory()
-    store.bind("04AB", "munchkin/dumbbells")
+    store.bindings.bind("04AB", "munchkin/dumbbells")
     good = tmp_path / "good.json"
     good.write_text(
         json.dumps(
@@ -90,7 +90,7 @@ def test_import_checks_everything_first_and_reports_conflicts(
     )
     with pytest.raises(EnrolError, match=r"tags\[1\]: unknown card id"):
         import_bindings(bad, store, catalogue)
-    assert store.binding("04AD") is None  # nothing written when any entry is bad
+    assert store.bindings.get("04AD") is None  # nothing written when any entry is bad
     (tmp_path / "junk.json").write_text("{")
     with pytest.raises(EnrolError, match="cannot read it"):
         import_bindings(tmp_path / "junk.json", store, catalogue)
@@ -136,7 +136,7 @@ def test_enrol_a_faction_by_tapping_on_a_real_nfcpy_reader(
             deadline = time.monotonic() + 10
             while True:
                 with EventStore.open(db) as store:
-                    if len(store.bindings()) > n:
+                    if len(store.bindings.all()) > n:
                         break
                 assert time.monotonic() < deadline, f"card {n} was not enrolled"
                 time.sleep(0.02)
@@ -149,8 +149,8 @@ def test_enrol_a_faction_by_tapping_on_a_real_nfcpy_reader(
     assert result.exit_code == 0, result.output
     assert "All 20 cards are enrolled." in result.output
     with EventStore.open(db) as store:
-        assert store.binding(tags[0].uid_hex).card == "core/king-rex"
-        assert store.binding(tags[0].uid_hex).owner == "Ann"
+        assert store.bindings.get(tags[0].uid_hex).card == "core/king-rex"
+        assert store.bindings.get(tags[0].uid_hex).owner == "Ann"
     # each tag now carries the NDEF record naming its card, so any table knows it
     ndef_area = bytes(tags[0].memory[18 : 18 + tags[0].memory[17]])
     assert decode_card_id(ndef_area) == "core/king-rex"

@@ -73,9 +73,9 @@ def test_stored_then_exported_example_replays_identically(
         live = LiveGame.start(store, lines[0], catalogue)
         for line in lines[1:]:
             live.submit(line)
-        record = store.game(live.game_id)
+        record = store.log.game(live.game_id)
         assert record.winner == game.state.table.winners[0] and record.ended is not None
-        exported = [record.header, *store.lines(live.game_id)]
+        exported = [record.header, *store.log.lines(live.game_id)]
     again = Game(parse_header(exported[0], catalogue), catalogue)
     for line in exported[1:]:
         again.apply(line)

@@ -105,7 +105,7 @@ def play(catalogue: Catalogue, seed: int, share: float) -> Trial:
     trial = Trial([], [], {}, 0)
 
     def acknowledged(change: Change) -> None:  # in the worker, right after the line is stored
-        trial.heard.append((change.version, change.changed, len(store.lines(live.game_id))))
+        trial.heard.append((change.version, change.changed, len(store.log.lines(live.game_id))))
 
     service.listen(acknowledged)
     store.share = share
@@ -130,7 +130,7 @@ def play(catalogue: Catalogue, seed: int, share: float) -> Trial:
 
         eventually(settled, timeout=20)
         store.share = 0.0
-        trial.taps = [(line["tap"], line["zone"]) for line in store.lines(live.game_id)]
+        trial.taps = [(line["tap"], line["zone"]) for line in store.log.lines(live.game_id)]
         rows = store.db.execute("SELECT uid, zone, kind FROM reads ORDER BY id").fetchall()
         trial.reads = [tuple(row) for row in rows]
         document = service.document()

@@ -59,7 +59,7 @@ def killed_while_open(path: Path) -> None:
     code = (
         "import os, sys\n"
         "from companion.storage.store import EventStore\n"
-        "EventStore.open(sys.argv[1]).append_read('base-1', '04AA', 'arrived', 1.0)\n"
+        "EventStore.open(sys.argv[1]).log.append_read('base-1', '04AA', 'arrived', 1.0)\n"
         "os._exit(0)\n"
     )
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).parent.parent)}

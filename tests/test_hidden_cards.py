@@ -74,7 +74,7 @@ def test_the_store_keeps_the_truth(oops: tuple[TableService, list[dict[str, Any]
         if buried:
             break
     assert service.live is not None and buried
-    stored = service.store.lines(service.live.game_id)
+    stored = service.store.log.lines(service.live.game_id)
     tag = sorted(buried)[0]
     assert any(tag in (line.get("tap"), line.get("tag")) for line in stored)
 

@@ -14,9 +14,9 @@ def test_faction_pair_win_rates_count_finished_games_only(catalogue: Catalogue) 
     first = LiveGame.start(store, HEADER, catalogue).game_id
     second = LiveGame.start(store, HEADER, catalogue).game_id
     LiveGame.start(store, HEADER, catalogue)  # still in progress
-    store.finish_game(first, ["Ann"])
-    store.finish_game(second, ["Ann", "Ben"])
-    rows = {tuple(r["factions"]): r for r in faction_pair_stats(store.games())}
+    store.log.finish_game(first, ["Ann"])
+    store.log.finish_game(second, ["Ann", "Ben"])
+    rows = {tuple(r["factions"]): r for r in faction_pair_stats(store.log.games())}
     ann = rows[("munchkin/elves", "munchkin/orcs")]
     assert (ann["games"], ann["wins"], ann["win_rate"]) == (2, 1.5, 0.75)
     cat = rows[("munchkin/dwarves", "munchkin/warriors")]

@@ -231,7 +231,7 @@ def test_pairing_with_the_end_turn_button_gives_a_working_token(
     assert service.version == 1
     asking = client.get("/api/pairing", headers={TOKEN_HEADER: granted["token"]})
     assert asking.get_json()["controls"] is True  # how a page learns its token still works
-    assert len(service.store.paired_tablets()) == 1
+    assert len(service.store.tablets.all()) == 1
     again = client.post("/api/pairing/claim", json={"pairing": body["pairing"]})
     assert again.status_code == 404 and "tap Ask to control again" in again.get_json()["error"]
     press(factory)  # with nobody pairing, the button ends the turn
@@ -270,7 +270,7 @@ def test_nobody_pressing_within_60_seconds(client: FlaskClient, table: Any, fact
     assert expired["state"] == "expired" and "try again" in expired["message"]
     press(factory)  # too late: this press is an ordinary end of turn
     eventually(lambda: service.version == 1)
-    assert service.store.paired_tablets() == []
+    assert service.store.tablets.all() == []
 
 
 def test_rotating_the_token_revokes_every_paired_tablet(
@@ -291,4 +291,4 @@ def test_rotating_the_token_revokes_every_paired_tablet(
     assert end_turn(client, tablet, version=1) == 401  # the running table noticed at once
     assert end_turn(client, old_control, version=1) == 401
     assert end_turn(client, new_control, version=1) == 200
-    assert service.store.paired_tablets() == []
+    assert service.store.tablets.all() == []

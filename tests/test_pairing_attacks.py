@@ -70,7 +70,7 @@ def test_the_players_end_turn_press_ends_the_turn_and_pairs_nobody(
     assert notice["said"] == ENDED_TURN and notice["waiting"] is True
     assert "hold End turn down" in notice["asking"]
     assert beeps == ["accepted"] * 5  # and the buzzer: each press was taken, as an end of turn
-    assert service.store.paired_tablets() == []
+    assert service.store.tablets.all() == []
 
 
 def test_only_a_hold_pairs_and_the_page_says_so(

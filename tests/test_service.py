@@ -89,7 +89,7 @@ def test_placing_cards_plays_them_and_stores_every_read(table: Any) -> None:
     assert recorder.sounds == ["accepted", "accepted"]
     kinds = [row[0] for row in store.db.execute("SELECT kind FROM reads ORDER BY id")]
     assert kinds == ["arrived", "left", "arrived"]
-    assert [line["tap"] for line in store.lines(service.live.game_id)] == ["B1", "TC"]
+    assert [line["tap"] for line in store.log.lines(service.live.game_id)] == ["B1", "TC"]
 
 
 def test_each_tap_keeps_its_stage_times_in_order(table: Any) -> None:
@@ -136,8 +136,8 @@ def test_a_card_that_brushed_a_zone_on_its_way_is_one_play_where_it_rests(table:
     service.feed(TagRead("base-1", "TC", "arrived", now))
     service.feed(TagRead("base-1", "TC", "left", now + 0.03))
     service.feed(TagRead("base-2", "TC", "arrived", now + 0.04))
-    eventually(lambda: len(store.lines(service.live.game_id)) == 4)
-    lines = store.lines(service.live.game_id)
+    eventually(lambda: len(store.log.lines(service.live.game_id)) == 4)
+    lines = store.log.lines(service.live.game_id)
     assert [line.get("tap") or line["input"] for line in lines] == ["B1", "B2", "TC", "tap-moved"]
     assert (lines[3]["tag"], lines[3]["from"], lines[3]["zone"]) == ("TC", "base-1", "base-2")
     minions = {b["zone"]: [m["tag"] for m in b["minions"]] for b in service.document()["bases"]}
@@ -197,15 +197,15 @@ def test_ndef_card_id_binds_an_unknown_tag(table: Any) -> None:
     reader(service, "base-1").place("04FFEE", card="munchkin/sword-lord")
     eventually(lambda: bool(service.document()["bases"][0]["minions"]))
     assert service.document()["bases"][0]["minions"][0]["card"] == "munchkin/sword-lord"
-    assert store.binding("04FFEE").card == "munchkin/sword-lord"
+    assert store.bindings.get("04FFEE").card == "munchkin/sword-lord"
 
 
 def test_bulk_enrolment_at_a_zone_binds_instead_of_playing(table: Any) -> None:
     service, recorder, store = table
     service.start_enrolment("base-3", "core/dinosaurs", owner="Ann")
     reader(service, "base-3").place("04E001")
-    eventually(lambda: store.binding("04E001") is not None)
-    assert store.binding("04E001").card == "core/king-rex"
+    eventually(lambda: store.bindings.get("04E001") is not None)
+    assert store.bindings.get("04E001").card == "core/king-rex"
     reader(service, "base-3").place("TC")  # already bound: named, not rebound
     eventually(lambda: len(service.enrolment_messages) == 3)
     assert "already Topper Chopper" in service.enrolment_messages[-1]

@@ -20,7 +20,7 @@ def test_lines_are_stored_with_their_events_and_survive_a_restart(
         live = LiveGame.start(store, HEADER, catalogue)
         live.submit(tap("B1", "base-1"))
         live.submit(tap("TC", "base-1"))
-        log = store.log(live.game_id)
+        log = store.log.entries(live.game_id)
         assert [entry.line for entry in log] == [tap("B1", "base-1"), tap("TC", "base-1")]
         assert log[1].events[0]["event"] == "played" and log[1].changed
     with EventStore.open(tmp_path / "t.db") as store:
@@ -36,7 +36,7 @@ def test_rejected_line_changes_nothing_and_is_kept_as_a_read(catalogue: Catalogu
     before = live.game.state
     with pytest.raises(Rejected, match="not ready"):
         live.submit(inp("score", zone="base-1"))
-    assert live.game.state is before and store.last_seq(live.game_id) == 1
+    assert live.game.state is before and store.log.last_seq(live.game_id) == 1
     row = store.db.execute("SELECT kind, detail FROM reads").fetchone()
     assert row[0] == "rejected" and "not ready" in row[1]
 

@@ -65,79 +65,79 @@ def assert_refused_untouched(path: Path, message: str) -> None:
 def test_create_append_and_reload_across_reopen(tmp_path: Path) -> None:
     db = tmp_path / "games.db"
     with EventStore.open(db, clock=ticking()) as store:
-        game_id = store.create_game(HEADER)
-        assert store.append(game_id, TAP, [EVENT], True) == 1
-        assert store.append(game_id, AWARD, [], False) == 2
+        game_id = store.log.create_game(HEADER)
+        assert store.log.append(game_id, TAP, [EVENT], True) == 1
+        assert store.log.append(game_id, AWARD, [], False) == 2
     with EventStore.open(db, clock=ticking(5000.0)) as store:
-        assert store.lines(game_id) == [TAP, AWARD]
-        assert store.game(game_id).header == HEADER
-        assert store.append(game_id, {"input": "undo"}, [], True) == 3
-        assert store.log(game_id) == [
+        assert store.log.lines(game_id) == [TAP, AWARD]
+        assert store.log.game(game_id).header == HEADER
+        assert store.log.append(game_id, {"input": "undo"}, [], True) == 3
+        assert store.log.entries(game_id) == [
             LogEntry(1, 12.5, 1001.0, TAP, [EVENT], True),
             LogEntry(2, None, 1002.0, AWARD, [], False),
             LogEntry(3, None, 5000.0, {"input": "undo"}, [], True),
         ]
-        assert store.last_seq(game_id) == 3
+        assert store.log.last_seq(game_id) == 3
 
 
 def test_lines_come_back_exactly_as_given(store: EventStore) -> None:
     line = {"input": "counter", "tag": "04AB", "delta": -2, "note": "Ünïcode ✓", "at": 3}
-    game_id = store.create_game(HEADER)
-    store.append(game_id, line, [{"nested": {"a": [1, 2.5, None]}}], True)
-    assert store.lines(game_id) == [line]
-    assert list(store.lines(game_id)[0]) == list(line)  # key order too
-    assert store.log(game_id)[0].at == 3.0
+    game_id = store.log.create_game(HEADER)
+    store.log.append(game_id, line, [{"nested": {"a": [1, 2.5, None]}}], True)
+    assert store.log.lines(game_id) == [line]
+    assert list(store.log.lines(game_id)[0]) == list(line)  # key order too
+    assert store.log.entries(game_id)[0].at == 3.0
 
 
 def test_seq_numbering_is_per_game_and_one_based(store: EventStore) -> None:
-    first, second = store.create_game(HEADER), store.create_game(HEADER)
-    assert store.last_seq(first) == 0
-    assert [store.append(first, AWARD, [], True) for _ in range(3)] == [1, 2, 3]
-    assert store.append(second, AWARD, [], True) == 1
-    assert store.append(first, AWARD, [], True) == 4
-    assert [entry.seq for entry in store.log(first)] == [1, 2, 3, 4]
+    first, second = store.log.create_game(HEADER), store.log.create_game(HEADER)
+    assert store.log.last_seq(first) == 0
+    assert [store.log.append(first, AWARD, [], True) for _ in range(3)] == [1, 2, 3]
+    assert store.log.append(second, AWARD, [], True) == 1
+    assert store.log.append(first, AWARD, [], True) == 4
+    assert [entry.seq for entry in store.log.entries(first)] == [1, 2, 3, 4]
 
 
 def test_append_many_continues_the_sequence(store: EventStore) -> None:
-    game_id = store.create_game(HEADER)
-    store.append(game_id, TAP, [], True)
-    assert store.append_many(game_id, [(AWARD, [], True)] * 5) == 6
-    assert store.append_many(game_id, []) == 6
-    assert store.lines(game_id) == [TAP] + [AWARD] * 5
+    game_id = store.log.create_game(HEADER)
+    store.log.append(game_id, TAP, [], True)
+    assert store.log.append_many(game_id, [(AWARD, [], True)] * 5) == 6
+    assert store.log.append_many(game_id, []) == 6
+    assert store.log.lines(game_id) == [TAP] + [AWARD] * 5
 
 
 def test_seq_survives_another_store_on_the_same_file(tmp_path: Path) -> None:
     db = tmp_path / "games.db"
     with EventStore.open(db) as store:
-        game_id = store.create_game(HEADER)
-        store.append(game_id, TAP, [], True)
+        game_id = store.log.create_game(HEADER)
+        store.log.append(game_id, TAP, [], True)
     with EventStore.open(db) as store:
-        assert store.append(game_id, AWARD, [], True) == 2
+        assert store.log.append(game_id, AWARD, [], True) == 2
 
 
 @pytest.mark.parametrize("game_id", [0, 2, 99])
 def test_unknown_game_id_is_an_error(store: EventStore, game_id: int) -> None:
-    store.create_game(HEADER)
+    store.log.create_game(HEADER)
     for call in (
-        lambda: store.append(game_id, TAP, [], True),
-        lambda: store.lines(game_id),
-        lambda: store.last_seq(game_id),
-        lambda: store.game(game_id),
-        lambda: store.finish_game(game_id, ["Ann"]),
+        lambda: store.log.append(game_id, TAP, [], True),
+        lambda: store.log.lines(game_id),
+        lambda: store.log.last_seq(game_id),
+        lambda: store.log.game(game_id),
+        lambda: store.log.finish_game(game_id, ["Ann"]),
     ):
         with pytest.raises(StoreError, match=f"no game {game_id}"):
             call()
 
 
 def test_a_failed_append_stores_nothing_and_keeps_numbering(store: EventStore) -> None:
-    game_id = store.create_game(HEADER)
-    store.append(game_id, TAP, [], True)
+    game_id = store.log.create_game(HEADER)
+    store.log.append(game_id, TAP, [], True)
     with pytest.raises(StoreError, match="JSON"):
-        store.append(game_id, {"input": "award", "bad": object()}, [], True)
+        store.log.append(game_id, {"input": "award", "bad": object()}, [], True)
     with pytest.raises(StoreError, match="JSON"):
-        store.append(game_id, AWARD, [{"power": float("nan")}], True)
-    assert store.append(game_id, AWARD, [], True) == 2
-    assert store.lines(game_id) == [TAP, AWARD]
+        store.log.append(game_id, AWARD, [{"power": float("nan")}], True)
+    assert store.log.append(game_id, AWARD, [], True) == 2
+    assert store.log.lines(game_id) == [TAP, AWARD]
 
 
 @pytest.mark.parametrize(
@@ -151,15 +151,17 @@ def test_a_failed_append_stores_nothing_and_keeps_numbering(store: EventStore) -
 )
 def test_create_game_needs_a_game_and_players(store: EventStore, header: dict[str, Any]) -> None:
     with pytest.raises(StoreError, match="header"):
-        store.create_game(header)
-    assert store.games() == []
+        store.log.create_game(header)
+    assert store.log.games() == []
 
 
 def test_games_newest_first_and_finish(store: EventStore) -> None:
-    first = store.create_game(HEADER)
-    second = store.create_game({**HEADER, "game": "munchkin-cthulhu", "players": ["Dee", "Eve"]})
-    assert [record.id for record in store.games()] == [second, first]
-    latest = store.latest_open_game()
+    first = store.log.create_game(HEADER)
+    second = store.log.create_game(
+        {**HEADER, "game": "munchkin-cthulhu", "players": ["Dee", "Eve"]}
+    )
+    assert [record.id for record in store.log.games()] == [second, first]
+    latest = store.log.latest_open_game()
     assert latest is not None and latest.id == second
     assert (latest.game, latest.players, latest.ended, latest.winners) == (
         "munchkin-cthulhu",
@@ -167,15 +169,15 @@ def test_games_newest_first_and_finish(store: EventStore) -> None:
         None,
         None,
     )
-    store.finish_game(second, ["Eve", "Dee"])
-    finished = store.game(second)
+    store.log.finish_game(second, ["Eve", "Dee"])
+    finished = store.log.game(second)
     assert finished.ended is not None and finished.ended > finished.started
     assert (finished.winner, finished.winners) == ("Eve", ["Eve", "Dee"])
-    latest = store.latest_open_game()
+    latest = store.log.latest_open_game()
     assert latest is not None and latest.id == first
-    store.finish_game(first, [])
-    assert (store.game(first).winner, store.game(first).winners) == (None, [])
-    assert store.latest_open_game() is None
+    store.log.finish_game(first, [])
+    assert (store.log.game(first).winner, store.log.game(first).winners) == (None, [])
+    assert store.log.latest_open_game() is None
 
 
 # Durability settings and the schema
@@ -206,18 +208,18 @@ def test_closed_store_refuses_use(tmp_path: Path) -> None:
     store.close()
     store.close()
     with pytest.raises(StoreError, match="closed"):
-        store.games()
+        store.log.games()
 
 
 def test_store_can_be_shared_with_another_thread(tmp_path: Path) -> None:
     with EventStore.open(tmp_path / "games.db") as store:
-        game_id = store.create_game(HEADER)
+        game_id = store.log.create_game(HEADER)
         errors: list[BaseException] = []
 
         def writer() -> None:
             try:
                 for _ in range(50):
-                    store.append(game_id, AWARD, [], True)
+                    store.log.append(game_id, AWARD, [], True)
             except BaseException as exc:  # pragma: no cover - reported below
                 errors.append(exc)
 
@@ -227,7 +229,7 @@ def test_store_can_be_shared_with_another_thread(tmp_path: Path) -> None:
         for thread in threads:
             thread.join()
         assert errors == []
-        assert [entry.seq for entry in store.log(game_id)] == list(range(1, 101))
+        assert [entry.seq for entry in store.log.entries(game_id)] == list(range(1, 101))
 
 
 # Refusing files that are not ours, untouched
@@ -275,9 +277,9 @@ def test_empty_file_is_adopted(tmp_path: Path) -> None:
     path = tmp_path / "games.db"
     path.touch()
     with EventStore.open(path) as store:
-        store.create_game(HEADER)
+        store.log.create_game(HEADER)
     with EventStore.open(path) as store:
-        assert len(store.games()) == 1
+        assert len(store.log.games()) == 1
 
 
 def test_sqlite_file_with_nothing_in_it_is_adopted(tmp_path: Path) -> None:
@@ -287,7 +289,7 @@ def test_sqlite_file_with_nothing_in_it_is_adopted(tmp_path: Path) -> None:
     conn.close()
     assert path.stat().st_size > 0
     with EventStore.open(path) as store:
-        assert store.games() == []
+        assert store.log.games() == []
         assert store.db.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
 
 
@@ -308,13 +310,13 @@ def test_foreign_tables_still_in_a_wal_file_are_refused(tmp_path: Path) -> None:
 def test_power_cut_before_the_first_checkpoint_still_opens(tmp_path: Path) -> None:
     live, copy = tmp_path / "live.db", tmp_path / "copy.db"
     with EventStore.open(live) as store:
-        game_id = store.create_game(HEADER)
-        store.append(game_id, TAP, [], True)
+        game_id = store.log.create_game(HEADER)
+        store.log.append(game_id, TAP, [], True)
         # What a power cut leaves: the main file and its WAL as they are right now.
         copy.write_bytes(live.read_bytes())
         Path(f"{copy}-wal").write_bytes(Path(f"{live}-wal").read_bytes())
     with EventStore.open(copy) as store:
-        assert store.lines(game_id) == [TAP]
+        assert store.log.lines(game_id) == [TAP]
 
 
 def test_missing_folder_is_a_store_error(tmp_path: Path) -> None:
@@ -348,9 +350,9 @@ def stored_reads(store: EventStore) -> list[tuple[Any, ...]]:
 
 
 def test_append_read_is_stored(store: EventStore) -> None:
-    store.append_read("base-1", "04A1B2C3D4E5F6", "arrived", 1.25)
-    store.append_read("base-1", "04a1b2c3d4e5f6", "left", 2.5)
-    store.append_read("discard", "", "error", 3.0, {"reason": "crc", "bytes": "0a1b"})
+    store.log.append_read("base-1", "04A1B2C3D4E5F6", "arrived", 1.25)
+    store.log.append_read("base-1", "04a1b2c3d4e5f6", "left", 2.5)
+    store.log.append_read("discard", "", "error", 3.0, {"reason": "crc", "bytes": "0a1b"})
     rows = stored_reads(store)
     assert rows[:2] == [
         ("base-1", "04A1B2C3D4E5F6", "arrived", 1.25, 1000.0, None),
@@ -362,7 +364,7 @@ def test_append_read_is_stored(store: EventStore) -> None:
 
 def test_append_read_refuses_an_unknown_kind(store: EventStore) -> None:
     with pytest.raises(StoreError, match="arrived"):
-        store.append_read("base-1", "04AB", "tapped", 1.0)
+        store.log.append_read("base-1", "04AB", "tapped", 1.0)
     assert stored_reads(store) == []
 
 
@@ -370,41 +372,43 @@ def test_append_read_refuses_an_unknown_kind(store: EventStore) -> None:
 
 
 def test_bind_upper_cases_and_looks_up(store: EventStore) -> None:
-    binding = store.bind("04a1b2c3d4e5f6", "munchkin/topper-chopper")
+    binding = store.bindings.bind("04a1b2c3d4e5f6", "munchkin/topper-chopper")
     assert binding == Binding("04A1B2C3D4E5F6", "munchkin/topper-chopper", None, 1000.0)
-    assert store.binding("04A1B2C3D4E5F6") == binding
-    assert store.binding(" 04a1b2c3d4e5f6 ") == binding
-    assert store.binding("04FFFF") is None
+    assert store.bindings.get("04A1B2C3D4E5F6") == binding
+    assert store.bindings.get(" 04a1b2c3d4e5f6 ") == binding
+    assert store.bindings.get("04FFFF") is None
 
 
 def test_bind_refuses_another_card_unless_rebind(store: EventStore) -> None:
-    store.bind("04AA", "munchkin/topper-chopper")
+    store.bindings.bind("04AA", "munchkin/topper-chopper")
     with pytest.raises(StoreError, match="already bound to munchkin/topper-chopper"):
-        store.bind("04aa", "munchkin/hippogriff")
-    assert store.bind("04AA", "munchkin/topper-chopper") == store.binding("04AA")  # no-op
-    store.bind("04AA", "munchkin/topper-chopper", owner="Ben")  # same card, new owner
-    rebound = store.bind("04AA", "munchkin/hippogriff", rebind=True)
+        store.bindings.bind("04aa", "munchkin/hippogriff")
+    assert store.bindings.bind("04AA", "munchkin/topper-chopper") == store.bindings.get(
+        "04AA"
+    )  # no-op
+    store.bindings.bind("04AA", "munchkin/topper-chopper", owner="Ben")  # same card, new owner
+    rebound = store.bindings.bind("04AA", "munchkin/hippogriff", rebind=True)
     assert (rebound.card, rebound.owner) == ("munchkin/hippogriff", None)
-    assert store.bindings() == {"04AA": rebound}
+    assert store.bindings.all() == {"04AA": rebound}
 
 
 def test_bindings_and_unbind(store: EventStore) -> None:
-    store.bind("04BB", "munchkin/hippogriff", owner="Ann")
-    store.bind("04AA", "munchkin/topper-chopper")
-    assert list(store.bindings()) == ["04AA", "04BB"]
-    assert store.bindings()["04BB"].owner == "Ann"
-    assert store.unbind("04bb") is True
-    assert store.unbind("04BB") is False
-    assert list(store.bindings()) == ["04AA"]
+    store.bindings.bind("04BB", "munchkin/hippogriff", owner="Ann")
+    store.bindings.bind("04AA", "munchkin/topper-chopper")
+    assert list(store.bindings.all()) == ["04AA", "04BB"]
+    assert store.bindings.all()["04BB"].owner == "Ann"
+    assert store.bindings.unbind("04bb") is True
+    assert store.bindings.unbind("04BB") is False
+    assert list(store.bindings.all()) == ["04AA"]
     with pytest.raises(StoreError, match="empty"):
-        store.bind("  ", "munchkin/hippogriff")
+        store.bindings.bind("  ", "munchkin/hippogriff")
 
 
 def test_bindings_survive_reopen(tmp_path: Path) -> None:
     with EventStore.open(tmp_path / "games.db") as store:
-        store.bind("04AA", "munchkin/topper-chopper", owner="Cat")
+        store.bindings.bind("04AA", "munchkin/topper-chopper", owner="Cat")
     with EventStore.open(tmp_path / "games.db") as store:
-        binding = store.binding("04AA")
+        binding = store.bindings.get("04AA")
         assert binding is not None and binding.owner == "Cat"
 
 

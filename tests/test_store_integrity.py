@@ -27,9 +27,9 @@ TAP: dict[str, Any] = {"tap": "04A1B2C3D4E5F6", "zone": "base-1", "at": 1.0}
 
 def a_store(path: Path, lines: int = 3) -> int:
     with EventStore.open(path) as store:
-        game_id = store.create_game(HEADER)
+        game_id = store.log.create_game(HEADER)
         for _ in range(lines):
-            store.append(game_id, TAP, [], True)
+            store.log.append(game_id, TAP, [], True)
     return game_id
 
 
@@ -107,17 +107,17 @@ def test_a_good_store_still_opens_with_its_wal(tmp_path: Path) -> None:
     live, copy = tmp_path / "live.db", tmp_path / "copy.db"
     game_id = a_store(live)
     with EventStore.open(live) as store:
-        store.append(game_id, {"input": "end-turn"}, [], True)
+        store.log.append(game_id, {"input": "end-turn"}, [], True)
         shutil.copyfile(live, copy)  # a power cut: the last line is in the WAL only
         shutil.copyfile(f"{live}-wal", f"{copy}-wal")
     with EventStore.open(copy) as store:
-        assert store.lines(game_id)[-1] == {"input": "end-turn"}
+        assert store.log.lines(game_id)[-1] == {"input": "end-turn"}
 
 
 def test_store_files_are_private(tmp_path: Path) -> None:
     path = tmp_path / "games.db"
     with EventStore.open(path) as store:
-        store.create_game(HEADER)
+        store.log.create_game(HEADER)
         for suffix in ("", "-wal", "-shm"):
             assert Path(f"{path}{suffix}").stat().st_mode & 0o777 == 0o600, suffix
     path.chmod(0o644)
@@ -183,7 +183,7 @@ def test_backup_is_a_private_consistent_copy_while_the_table_writes(tmp_path: Pa
 
         def write() -> None:
             while not writing.is_set():
-                store.append(game_id, TAP, [], True)
+                store.log.append(game_id, TAP, [], True)
 
         writer = threading.Thread(target=write)
         writer.start()
@@ -195,7 +195,7 @@ def test_backup_is_a_private_consistent_copy_while_the_table_writes(tmp_path: Pa
     assert target.stat().st_mode & 0o777 == 0o600
     assert sorted(os.listdir(target.parent)) == ["monday.db"]
     with EventStore.open(target) as copy:
-        seqs = [entry.seq for entry in copy.log(game_id)]
+        seqs = [entry.seq for entry in copy.log.entries(game_id)]
     assert seqs == list(range(1, len(seqs) + 1)) and len(seqs) >= 3
 
 
@@ -215,6 +215,6 @@ def test_backup_command(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert "1 game" in result.output
     with EventStore.open(target) as copy:
-        assert len(copy.games()) == 1
+        assert len(copy.log.games()) == 1
     again = CliRunner().invoke(main, ["backup", str(target), "--db", str(path)])
     assert again.exit_code == 1 and "exists already" in again.stderr

@@ -45,7 +45,7 @@ def test_an_open_store_keeps_sqlites_locks_on_its_file_and_index(tmp_path: Path)
     path = tmp_path / "games.db"
     a_store(path)
     with EventStore.open(path) as store:
-        store.append(1, TAP, [], True)
+        store.log.append(1, TAP, [], True)
         held = posix_locks(os.getpid())
         assert path.stat().st_ino in held  # the shared lock that says "in use"
         assert Path(f"{path}-shm").stat().st_ino in held  # and on the WAL index
@@ -56,7 +56,7 @@ def a_killed_table(tmp_path: Path) -> Path:
     live, copy = tmp_path / "live.db", tmp_path / "games.db"
     game_id = a_store(live)
     with EventStore.open(live) as store:
-        store.append(game_id, {"input": "end-turn"}, [], True)
+        store.log.append(game_id, {"input": "end-turn"}, [], True)
         for suffix in ("", "-wal", "-shm"):
             shutil.copyfile(f"{live}{suffix}", f"{copy}{suffix}")
     return copy
@@ -82,7 +82,7 @@ def test_reading_commands_never_checkpoint_or_delete_the_write_ahead_log(
         assert json.loads(result.output.splitlines()[-1]) == {"input": "end-turn"}
     if command[0] == "backup":
         with EventStore.open_read_only(tmp_path / "copy.db") as copy:
-            assert copy.lines(1)[-1] == {"input": "end-turn"}
+            assert copy.log.lines(1)[-1] == {"input": "end-turn"}
 
 
 def test_games_lists_a_read_only_store_and_leaves_nothing_beside_it(tmp_path: Path) -> None:
@@ -148,7 +148,7 @@ def test_a_read_only_store_refuses_writes_and_a_missing_one_is_not_created(
     path = tmp_path / "games.db"
     a_store(path)
     with EventStore.open_read_only(path) as store, pytest.raises(StoreError, match="readonly"):
-        store.append(1, TAP, [], True)
+        store.log.append(1, TAP, [], True)
     missing = tmp_path / "none.db"
     result = CliRunner().invoke(main, ["games", "--db", str(missing)])
     assert result.exit_code == 1 and "does not exist" in result.stderr
@@ -173,7 +173,7 @@ def test_opening_a_store_again_in_the_same_process_keeps_the_first_one_s_locks(
     path = tmp_path / "games.db"
     a_store(path)
     with EventStore.open(path) as store:
-        store.append(1, TAP, [], True)
+        store.log.append(1, TAP, [], True)
         EventStore.open_read_only(path).close()
         EventStore.open(path).close()
         held = posix_locks(os.getpid())

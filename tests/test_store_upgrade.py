@@ -149,17 +149,17 @@ def test_an_old_store_is_copied_then_upgraded_keeping_every_game(
         version_now = "SELECT value FROM meta WHERE key = 'schema_version'"
         assert store.db.execute(version_now).fetchone()[0] == schema.SCHEMA_VERSION
         assert "tablets" in store.db.table_names()
-        assert len(store.games()) == len(EXAMPLES)
+        assert len(store.log.games()) == len(EXAMPLES)
         for game_id, document in documents.items():
             resumed = LiveGame.resume(store, game_id, catalogue)
             assert state_document(resumed.game.state, catalogue) == document
-        open_game = store.latest_open_game()
+        open_game = store.log.latest_open_game()
         assert open_game is not None and open_game.game == "smashup"
-        assert store.binding("04a1b2c3") is not None
+        assert store.bindings.get("04a1b2c3") is not None
         if version >= 2:  # the league's outbox and this table's id are kept
-            assert [entry.uid for entry in store.outbox()] == ["0aeecf1b91c44ef4-1"]
-        assert all(record.void_by is None for record in store.games())
-        store.pair_tablet("button")  # the new table works
+            assert [entry.uid for entry in store.outbox.newest()] == ["0aeecf1b91c44ef4-1"]
+        assert all(record.void_by is None for record in store.log.games())
+        store.tablets.pair("button")  # the new table works
     assert copy is not None and copy.stat().st_mode & 0o777 == 0o600
     backup = sqlite3.connect(f"file:{copy}?mode=ro", uri=True)
     assert backup.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
@@ -187,7 +187,7 @@ def test_the_copy_opens_as_a_store_of_its_own(tmp_path: Path, catalogue: Catalog
         copy = store.migration_backup
     assert copy is not None
     with EventStore.open(copy, clock=lambda: NOW + 60) as restored:  # a way back: it upgrades too
-        assert len(restored.games()) == len(EXAMPLES)
+        assert len(restored.log.games()) == len(EXAMPLES)
 
 
 def test_an_up_to_date_or_new_store_is_not_copied(tmp_path: Path) -> None:

@@ -6,17 +6,19 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
 import pytest
 from flask.testing import FlaskClient
+from sqlite_utils import Database
 
 from companion.catalogue.cards import Catalogue
 from companion.errors import StoreError
 from companion.hardware.readers.base import TagRead
 from companion.hardware.readers.taps import Output, TapFilter
-from companion.storage.records import Entry
+from companion.storage.log import GameLog
+from companion.storage.records import Entry, Locked
 from companion.storage.session import LiveGame
 from companion.storage.store import EventStore
 from companion.table.service import Change, TableService
@@ -34,11 +36,25 @@ class FlakyStore(EventStore):
     down = threading.Event()
     failed = 0
 
+    def __init__(self, db: Database, *, name: str, clock: Callable[[], float]) -> None:
+        super().__init__(db, name=name, clock=clock)
+        self.log = FaultyLog(self._fault, self._locked, name=name, clock=clock)
+
     def _fault(self) -> None:
         if self.fail_next > 0 or self.down.is_set():
             self.fail_next = max(0, self.fail_next - 1)
             self.failed += 1
             raise StoreError(f"{self.name}: the store failed (disk I/O error)")
+
+
+class FaultyLog(GameLog):
+    """The store's real game log, whose writes first ask ``fault`` (which may raise)."""
+
+    def __init__(
+        self, fault: Callable[[], None], locked: Locked, *, name: str, clock: Callable[[], float]
+    ) -> None:
+        super().__init__(locked, name=name, clock=clock)
+        self._fault = fault
 
     def append_read(
         self, zone: str, uid: str, kind: str, at: float, detail: dict[str, Any] | None = None
@@ -46,7 +62,7 @@ class FlakyStore(EventStore):
         self._fault()
         super().append_read(zone, uid, kind, at, detail)
 
-    def append_many(self, game_id: int, entries: Sequence[Entry] | Any) -> int:
+    def append_many(self, game_id: int, entries: Iterable[Entry]) -> int:
         self._fault()
         return super().append_many(game_id, entries)
 
@@ -98,7 +114,7 @@ def raw_reads(store: EventStore) -> list[tuple[str, str]]:
 
 def tapped(store: EventStore, service: TableService) -> list[str]:
     assert service.live is not None
-    return [line["tap"] for line in store.lines(service.live.game_id) if "tap" in line]
+    return [line["tap"] for line in store.log.lines(service.live.game_id) if "tap" in line]
 
 
 @pytest.mark.parametrize("failing", ["the raw read", "the tap's line"])
@@ -108,13 +124,13 @@ def test_a_write_that_fails_three_times_is_retried_and_stored_once(
     service, recorder, store = flaky
     if failing == "the tap's line":
         store.fail_next = 0
-        original = store.append_read
+        original = store.log.append_read
 
         def arm_after_read(*args: Any, **kwargs: Any) -> None:
             original(*args, **kwargs)
             store.fail_next = 3  # the next writes are the tap's line
 
-        store.append_read = arm_after_read  # type: ignore[method-assign]
+        store.log.append_read = arm_after_read  # type: ignore[method-assign]
     else:
         store.fail_next = 3
     reader(service, "base-1").place("B1")

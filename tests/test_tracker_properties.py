@@ -82,7 +82,7 @@ def test_replaying_an_exported_game_gives_the_same_state(seed: int, length: int)
     live = LiveGame.start(store, header, CATALOGUE)
     for line in lines:
         live.submit(line)
-    exported = [store.game(live.game_id).header, *store.lines(live.game_id)]
+    exported = [store.log.game(live.game_id).header, *store.log.lines(live.game_id)]
     again = Game(parse_header(exported[0], CATALOGUE), CATALOGUE)
     for line in exported[1:]:
         again.apply(line)

@@ -74,7 +74,7 @@ def test_the_demo_plays_through_the_readers_and_pauses(demo_table: TableService)
         eventually(lambda: demo.steps > paused_at + 5)
     finally:
         demo.stop()
-    log = demo_table.live.store.log(demo_table.live.game_id)
+    log = demo_table.live.store.log.entries(demo_table.live.game_id)
     entered = [e for entry in log for e in entry.events if e["event"] == "base-entered"]
     assert len(entered) >= 3 and all("tap" in entry.line for entry in log[:3])  # through taps
     kinds = {row[0] for row in demo_table.live.store.db.execute("SELECT kind FROM reads")}
@@ -151,7 +151,7 @@ def test_a_demo_started_again_on_its_game_plays_on_from_where_it_stood(
     assert whole == list(DemoPlayer(service, direct=True).lines())
     for line in whole[:30]:
         first.play(line)
-    played = len(store.lines(live.game_id))
+    played = len(store.log.lines(live.game_id))
     assert played >= 25
     resumed = LiveGame.resume(store, live.game_id, catalogue)
     again = DemoPlayer(TableService(resumed, {}, clock=time.monotonic), direct=True)

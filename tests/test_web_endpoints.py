@@ -170,7 +170,7 @@ def test_stats_count_finished_games_by_faction_pair(
     client: FlaskClient, service: TableService
 ) -> None:
     store = service.live.store
-    store.finish_game(service.live.game_id, ["Ann"])
+    store.log.finish_game(service.live.game_id, ["Ann"])
     pairs = client.get("/api/stats").get_json()["faction_pairs"]
     assert pairs[0] == {
         "factions": ["munchkin/elves", "munchkin/orcs"],
@@ -301,11 +301,11 @@ def test_starting_a_game_while_one_is_on_asks_first_then_voids_it_saying_who(
     assert asked.status_code == 409
     assert asked.get_json()["in_progress"] == {"game_id": playing, "players": seated}
     assert "ends it unfinished (void)" in asked.get_json()["error"]
-    assert service.live.game_id == playing and service.store.game(playing).ended is None
+    assert service.live.game_id == playing and service.store.log.game(playing).ended is None
     wrong = client.post("/api/games", json={"players": PLAYERS, "replace": 999}, headers=AUTH)
     assert wrong.status_code == 409  # naming another game confirms nothing
     started = client.post("/api/games", json={"players": PLAYERS, "replace": playing}, headers=AUTH)
     assert started.status_code == 201
-    old = service.store.game(playing)
+    old = service.store.log.game(playing)
     assert old.void and old.ended is not None
     assert old.void_by == "a tablet at 127.0.0.1 (with the control token)"

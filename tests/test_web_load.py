@@ -102,7 +102,7 @@ def run_load(table: LiveTable, catalogue: Catalogue) -> None:
     for client in clients:
         client.start()
     start_version = service.version
-    start_lines = table.store.last_seq(table.live.game_id)
+    start_lines = table.store.log.last_seq(table.live.game_id)
 
     board = VirtualTable(service)
     ticks = int(SECONDS * TAPS_PER_SECOND)
@@ -122,7 +122,7 @@ def run_load(table: LiveTable, catalogue: Catalogue) -> None:
 
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline:
-        lines = table.store.last_seq(table.live.game_id) - start_lines
+        lines = table.store.log.last_seq(table.live.game_id) - start_lines
         final = service.version
         if lines >= taps and all(c.versions and c.versions[-1] == final for c in clients):
             break
@@ -130,7 +130,7 @@ def run_load(table: LiveTable, catalogue: Catalogue) -> None:
     for client in clients:
         client.stopping.set()
 
-    entries = table.store.log(table.live.game_id)[start_lines:]
+    entries = table.store.log.entries(table.live.game_id)[start_lines:]
     tapped = [e for e in entries if "tap" in e.line]
     assert len(tapped) == taps, f"{taps - len(tapped)} taps were dropped"
     kinds = {e.events[0]["event"] if e.events else None for e in tapped}

@@ -82,7 +82,7 @@ def test_a_long_undo_run_reads_further_back_in_the_log(service: TableService) ->
     live = service.live
     tags = {uid: bound.card for uid, bound in live.game.state.header.tags.items()}
     words = Words(live.game.catalogue, tags, {})
-    told = timeline(lambda n: live.store.log(live.game_id, last=n), words, 8, lines=2)
+    told = timeline(lambda n: live.store.log.entries(live.game_id, last=n), words, 8, lines=2)
     assert "Treehouse entered" in [item["text"] for item in told.recent]
     assert not any("Chopper" in item["text"] for item in told.recent)
     assert told.redo is not None and told.redo["line"] == {"tap": "TC", "zone": "base-1"}

@@ -96,7 +96,7 @@ def test_only_json_bodies_change_state(
     app: Flask, client: FlaskClient, service: TableService, content_type: str | None
 ) -> None:
     """Was: JSON sent as text/plain created a game (what a page on another site can send)."""
-    games = len(service.store.games())
+    games = len(service.store.log.games())
     for rule in writes(app):
         body, _ = FIELDS[rule]
         headers = dict(AUTH) if content_type is None else {**AUTH, "Content-Type": content_type}
@@ -104,7 +104,7 @@ def test_only_json_bodies_change_state(
         assert answer.status_code == 415, (rule, answer.status_code)
         assert answer.is_json and "Content-Type: application/json" in answer.get_json()["error"]
         assert answer.headers["X-Content-Type-Options"] == "nosniff"
-    assert service.version == 0 and len(service.store.games()) == games
+    assert service.version == 0 and len(service.store.log.games()) == games
 
 
 def test_every_field_has_its_type_checked(app: Flask, client: FlaskClient) -> None:

@@ -21,7 +21,7 @@ def backup(target: Path, db: str) -> None:
     try:
         # refuses a file not ours or damaged; an old one is copied as it is (before an update)
         with EventStore.open_read_only(db, any_schema=True) as store:
-            games = store.count_games()
+            games = store.log.count_games()
         backup_store(db, target)
     except StoreError as exc:
         fail(str(exc))

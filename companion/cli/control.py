@@ -93,7 +93,7 @@ def rotate_token(db: str) -> tuple[str, int]:
     once); returns the token and how many tablets were paired."""
     value = write_new_token(token_path(db))
     with EventStore.open(db) as store:
-        return value, store.forget_tablets()
+        return value, store.tablets.forget()
 
 
 def say_how_to_control(address: TableAddress, db: str, *, button: bool) -> None:

@@ -106,14 +106,14 @@ def own_game(store: EventStore, header: dict[str, Any], catalogue: Catalogue) ->
     """The demo's game: the unfinished one in its database if it is the same kind of game (the
     same players, cards and zones), so that starting the demo again does not add a game; else a
     new one (a game of another kind left unfinished there becomes void)."""
-    record = store.latest_open_game()
+    record = store.log.latest_open_game()
     if record is not None and _same_game(record.header, header):
         try:
             return LiveGame.resume(store, record.id, catalogue)
         except CompanionError as exc:
             click.echo(f"warning: demo game {record.id} cannot be resumed ({exc})", err=True)
     if record is not None:
-        store.void_game(record.id)
+        store.log.void_game(record.id)
     return LiveGame.start(store, header, catalogue)
 
 

@@ -48,7 +48,7 @@ def bind(uid: str, card_id: str, owner: str | None, rebind: bool, db: str) -> No
         _fail(f"unknown card id {card_id!r}; see `companion cards list`")
     try:
         with EventStore.open(db) as store:
-            store.bind(uid, card_id, owner, rebind=rebind)
+            store.bindings.bind(uid, card_id, owner, rebind=rebind)
             click.echo(describe(uid, store, catalogue))
     except CompanionError as exc:
         _fail(f"{exc} (add --rebind to change it)")
@@ -124,7 +124,7 @@ def faction(faction_id: str, spec: str, owner: str | None, write_ndef: bool, db:
             # that is not bound yet: the card it is about to be bound to.
             def next_card_for(uid: str) -> str | None:
                 card = enrolment.next_card()
-                return card.id if card is not None and store.binding(uid) is None else None
+                return card.id if card is not None and store.bindings.get(uid) is None else None
 
             reader.write_on_arrival = next_card_for
         reader.start()

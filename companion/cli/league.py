@@ -75,8 +75,8 @@ def outbox(db: str, limit: int) -> None:
         fail(f"there is no table database at {db}; give the table's file with --db")
     try:
         with EventStore.open_read_only(db) as store:  # safe beside a live table
-            entries = store.outbox(limit=limit)
-            names, fetched = store.league_players()
+            entries = store.outbox.newest(limit=limit)
+            names, fetched = store.outbox.league_players()
     except CompanionError as exc:
         fail(str(exc))
     if not entries:

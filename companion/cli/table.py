@@ -73,7 +73,7 @@ def open_table(config: TableConfig, db: str | None) -> TableService:
     """
     catalogue = load_catalogue()
     store = EventStore.open(db or config.db)
-    store.league_outbox = config.league is not None  # before a resume may finish a game
+    store.log.league_outbox = config.league is not None  # before a resume may finish a game
     if store.migration_backup is not None:
         click.echo(
             f"the games database was updated; its copy from before: {store.migration_backup}"
@@ -97,7 +97,7 @@ def open_table(config: TableConfig, db: str | None) -> TableService:
 def resume_latest(store: EventStore, catalogue: Catalogue) -> LiveGame | None:
     """The latest open game, replayed; None if there is none or it no longer replays (it stays
     stored, and the table starts without a game rather than not at all)."""
-    record = store.latest_open_game()
+    record = store.log.latest_open_game()
     if record is None:
         return None
     try:

@@ -110,9 +110,9 @@ def export(game_id: int, db: str) -> None:
     """Write a stored game as a tape (JSON Lines) to standard output."""
     try:
         with EventStore.open_read_only(db) as store:  # safe beside a live table
-            record = store.game(game_id)
+            record = store.log.game(game_id)
             click.echo(dump_line(record.header))
-            for line in store.lines(game_id):
+            for line in store.log.lines(game_id):
                 click.echo(dump_line(line))
     except CompanionError as exc:
         fail(str(exc))
@@ -124,7 +124,7 @@ def games(db: str) -> None:
     """List stored games, newest first."""
     try:
         with EventStore.open_read_only(db) as store:  # safe beside a live table
-            records = store.games()
+            records = store.log.games()
     except CompanionError as exc:
         fail(str(exc))
     if not records:

@@ -37,7 +37,7 @@ class DemoTable(threading.Thread):
         super().__init__(name=f"demo-{name}", daemon=True)
         self.table = name
         self.store = EventStore.open(folder / f"{name}.db")
-        self.store.league_outbox = True
+        self.store.log.league_outbox = True
         self.shipper = Shipper(
             self.store, url, key, settle=0, first=0.5, most=10, poll=0.3, roster_every=20
         )
@@ -55,7 +55,7 @@ class DemoTable(threading.Thread):
             self.stop.wait(self.pace * self.rng.uniform(0.5, 1.5))
 
     def _play_one(self) -> None:
-        known, _ = self.store.league_players()
+        known, _ = self.store.outbox.league_players()
         pool = sorted(set(known) | set(NAMES))
         players = self.rng.sample(pool, self.rng.randint(2, 4))
         guests = []
@@ -74,13 +74,15 @@ class DemoTable(threading.Thread):
     def idle(self) -> bool:
         """Done playing and nothing left to ship."""
         playing = self.is_alive()
-        return not playing and all(e.state != "pending" for e in self.store.outbox(limit=1000))
+        return not playing and all(
+            e.state != "pending" for e in self.store.outbox.newest(limit=1000)
+        )
 
     def newly_shipped(self) -> list[OutboxEntry]:
         """Entries the league answered since the last call."""
         fresh = [
             e
-            for e in self.store.outbox(limit=1000)
+            for e in self.store.outbox.newest(limit=1000)
             if e.state != "pending" and e.id not in self._reported
         ]
         self._reported.update(e.id for e in fresh)

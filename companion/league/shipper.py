@@ -83,7 +83,7 @@ class Shipper:
         if now < self._resume_at:
             return 0
         taken = 0
-        for entry in self.store.outbox_due(now, settled_before=now - self.settle):
+        for entry in self.store.outbox.due(now, settled_before=now - self.settle):
             if self._stop.is_set():
                 break
             try:
@@ -102,11 +102,11 @@ class Shipper:
     def _record(self, entry: OutboxEntry, answer: Answer) -> int:
         if answer.ok:
             body = answer.body if isinstance(answer.body, dict) else {}
-            self.store.outbox_sent(entry.id, body)
+            self.store.outbox.sent(entry.id, body)
             log.info("league: game %s shipped (%s)", entry.uid, body.get("status"))
             return 1
         if answer.status == 413:
-            self.store.outbox_too_large(entry.id, answer.error)
+            self.store.outbox.too_large(entry.id, answer.error)
             log.warning("league: game %s is too large to send: %s", entry.uid, answer.error)
             return 0
         if answer.retry or answer.status == 401:
@@ -115,7 +115,7 @@ class Shipper:
                 entry, f"the league answered {answer.status}: {answer.error}", entry.attempts
             )
             return 0
-        self.store.outbox_refused(entry.id, f"{answer.status}: {answer.error}")
+        self.store.outbox.refused(entry.id, f"{answer.status}: {answer.error}")
         log.warning("league: game %s refused: %s", entry.uid, answer.error)
         return 0
 
@@ -123,7 +123,7 @@ class Shipper:
         """Try ``entry`` again after a wait that doubles with ``failures``; returns when."""
         wait = min(self.most, self.first * 2.0 ** min(failures, 30))
         when = self.clock() + wait * self.rng.uniform(0.5, 1.0)
-        self.store.outbox_retry(entry.id, error, when)
+        self.store.outbox.retry(entry.id, error, when)
         return when
 
     def refresh_roster(self) -> bool:
@@ -134,5 +134,5 @@ class Shipper:
         except OSError as exc:
             log.info("league: player names not refreshed (%s); the cached ones stay", exc)
             return False
-        self.store.cache_league_players(names)
+        self.store.outbox.cache_league_players(names)
         return True

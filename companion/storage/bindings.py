@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from sqlite_utils import Database
 
 from companion.errors import StoreError
-from companion.storage.records import Binding, Connected, clean_uid
+from companion.storage.records import Binding, Locked, clean_uid
 
 
-class TagBindings(Connected):
-    """The bindings part of :class:`~companion.storage.store.EventStore`."""
+class TagBindings:
+    """The tag bindings of an :class:`~companion.storage.store.EventStore` (``store.bindings``)."""
+
+    def __init__(self, locked: Locked, *, clock: Callable[[], float]) -> None:
+        self._locked = locked
+        self._clock = clock
 
     def bind(
         self, uid: str, card: str, owner: str | None = None, *, rebind: bool = False
@@ -33,12 +39,12 @@ class TagBindings(Connected):
             )
         return binding
 
-    def binding(self, uid: str) -> Binding | None:
+    def get(self, uid: str) -> Binding | None:
         """The card a tag is bound to, if any."""
         with self._locked() as db:
             return binding_row(db, clean_uid(uid))
 
-    def bindings(self) -> dict[str, Binding]:
+    def all(self) -> dict[str, Binding]:
         """Every binding, by uid."""
         with self._locked() as db:
             rows = db.execute("SELECT uid, card, owner, bound FROM bindings ORDER BY uid")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from sqlite_utils import Database
@@ -10,10 +10,10 @@ from sqlite_utils import Database
 from companion.errors import StoreError
 from companion.storage.outbox import queue_game, withdraw
 from companion.storage.records import (
-    Connected,
     Entry,
     GameRecord,
     Line,
+    Locked,
     LogEntry,
     dump,
     line_at,
@@ -27,8 +27,16 @@ READ_KINDS = frozenset({"arrived", "left", "error", "rejected"})
 _GAME_COLUMNS = "id, game, header, players, started, ended, winner, winners, void, void_by"
 
 
-class GameLog(Connected):
-    """The games and reads part of :class:`~companion.storage.store.EventStore`."""
+class GameLog:
+    """The games and reads of an :class:`~companion.storage.store.EventStore` (``store.log``)."""
+
+    def __init__(self, locked: Locked, *, name: str, clock: Callable[[], float]) -> None:
+        self._locked = locked
+        self._name = name
+        self._clock = clock
+        self._next_seq: dict[int, int] = {}
+        self.league_outbox = False
+        """Whether finished and voided games go to the league outbox (the table has a league)."""
 
     def create_game(self, header: dict[str, Any]) -> int:
         """Store a new game with its tape header exactly as given; returns its id."""
@@ -101,7 +109,7 @@ class GameLog(Connected):
             rows = db.execute(sql, [game_id]).fetchall()
         return [loads(line, f"a line of game {game_id}") for (line,) in rows]
 
-    def log(self, game_id: int, *, last: int | None = None) -> list[LogEntry]:
+    def entries(self, game_id: int, *, last: int | None = None) -> list[LogEntry]:
         """The game's whole log (or its ``last`` lines), in seq order."""
         with self._locked() as db:
             require_game(db, game_id)
@@ -127,7 +135,7 @@ class GameLog(Connected):
         """One game. :raises StoreError: if there is no such game."""
         records = self._games("WHERE id = ?", [game_id]) if 0 < game_id < 2**63 else []
         if not records:
-            raise StoreError(f"there is no game {game_id} in {self.name}")
+            raise StoreError(f"there is no game {game_id} in {self._name}")
         return records[0]
 
     def games(self) -> list[GameRecord]:

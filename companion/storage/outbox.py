@@ -10,13 +10,13 @@ records each answer. The league's player names are cached here for offline night
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from sqlite_utils import Database
 
-from companion.storage.records import Connected, dump, loads
+from companion.storage.records import Locked, dump, loads
 from companion.storage.schema import scalar
 
 PENDING, SENT, REFUSED = "pending", "sent", "refused"
@@ -84,10 +84,14 @@ def withdraw(db: Database, game_id: int) -> None:
     db.execute("DELETE FROM outbox WHERE game_id = ? AND state = ?", [game_id, PENDING])
 
 
-class Outbox(Connected):
-    """The outbox part of :class:`~companion.storage.store.EventStore`."""
+class Outbox:
+    """The league outbox of an :class:`~companion.storage.store.EventStore` (``store.outbox``)."""
 
-    def outbox_due(self, now: float, *, settled_before: float) -> list[OutboxEntry]:
+    def __init__(self, locked: Locked, *, clock: Callable[[], float]) -> None:
+        self._locked = locked
+        self._clock = clock
+
+    def due(self, now: float, *, settled_before: float) -> list[OutboxEntry]:
         """Pending entries whose next try has come, queued before ``settled_before``, oldest
         first."""
         return self._entries(
@@ -95,24 +99,24 @@ class Outbox(Connected):
             [PENDING, now, settled_before],
         )
 
-    def outbox(self, limit: int = 50) -> list[OutboxEntry]:
+    def newest(self, limit: int = 50) -> list[OutboxEntry]:
         """The newest entries, whatever their state."""
         return self._entries("ORDER BY id DESC LIMIT ?", [limit])
 
-    def outbox_sent(self, entry: int, answer: Mapping[str, Any]) -> None:
+    def sent(self, entry: int, answer: Mapping[str, Any]) -> None:
         self._update(entry, state=SENT, sent=self._clock(), answer=dump(answer, "answer"))
 
-    def outbox_refused(self, entry: int, error: str) -> None:
+    def refused(self, entry: int, error: str) -> None:
         """The league refused the push for good (a conflict, a malformed game): kept, not
         sent again."""
         self._update(entry, state=REFUSED, last_error=error)
 
-    def outbox_too_large(self, entry: int, error: str) -> None:
+    def too_large(self, entry: int, error: str) -> None:
         """The push is larger than the league takes: parked, never sent again, so it holds
         back none of the games behind it."""
         self._update(entry, state=TOO_LARGE, last_error=error)
 
-    def outbox_retry(self, entry: int, error: str, next_try: float) -> None:
+    def retry(self, entry: int, error: str, next_try: float) -> None:
         with self._locked() as db, db.atomic():
             db.execute(
                 "UPDATE outbox SET attempts = attempts + 1, last_error = ?, next_try = ?"

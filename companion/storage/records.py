@@ -60,17 +60,9 @@ class Binding:
     bound: float
 
 
-class Connected:
-    """What the store's parts share: its name, clock and the one locked connection."""
-
-    name: str
-    league_outbox: bool = False
-    """Whether finished and voided games go to the league outbox (the table has a league)."""
-    _clock: Callable[[], float]
-    _next_seq: dict[int, int]
-
-    def _locked(self) -> AbstractContextManager[Database]:
-        raise NotImplementedError
+Locked = Callable[[], AbstractContextManager[Database]]
+"""The store's one connection, held by the calling thread (``EventStore._locked``): every part
+of the store reads and writes through it, so they share its lock, busy handling and errors."""
 
 
 def require_game(db: Database, game_id: int) -> None:

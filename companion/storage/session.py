@@ -36,7 +36,7 @@ class LiveGame:
     @classmethod
     def start(cls, store: EventStore, header: dict[str, Any], catalogue: Catalogue) -> LiveGame:
         parsed = _header(header, catalogue)
-        game_id = store.create_game(header)
+        game_id = store.log.create_game(header)
         return cls(store, game_id, Game(parsed, catalogue))
 
     @classmethod
@@ -44,9 +44,9 @@ class LiveGame:
         """Rebuild the state by replaying the stored log (the log is the source of truth).
         Its lines are not checked again: each was checked when it came in (:meth:`submit`),
         and the store reads them back as strict JSON."""
-        record = store.game(game_id)
+        record = store.log.game(game_id)
         game = Game(_header(record.header, catalogue), catalogue)
-        for seq, line in enumerate(store.lines(game_id), start=1):
+        for seq, line in enumerate(store.log.lines(game_id), start=1):
             try:
                 game.apply(line)  # type: ignore[arg-type]  # checked when it was submitted
                 game.keep_undo(UNDO_DEPTH)
@@ -71,7 +71,7 @@ class LiveGame:
             self._keep_rejected(line, exc)
             raise
         try:
-            self.store.append(self.game_id, line, list(outcome.events), outcome.changed)
+            self.store.log.append(self.game_id, line, list(outcome.events), outcome.changed)
         except BaseException:
             self.game.rollback(checkpoint)
             raise
@@ -91,7 +91,7 @@ class LiveGame:
         if self.finished:
             self._finish()
         else:
-            self.store.reopen_game(self.game_id)
+            self.store.log.reopen_game(self.game_id)
         self._end_unrecorded = False
 
     @property
@@ -101,7 +101,7 @@ class LiveGame:
     def abandon(self, by: str | None = None) -> None:
         """Another game starts at the table (``by`` whom): this one, if unfinished, is void."""
         if not self.finished:
-            self.store.void_game(self.game_id, by)
+            self.store.log.void_game(self.game_id, by)
 
     def _finish(self) -> None:
         table = self.game.state.table
@@ -109,17 +109,17 @@ class LiveGame:
         claimed = (
             None if self.game.cthulhu else dict(zip(table.players, final_vp(table), strict=True))
         )
-        self.store.finish_game(self.game_id, list(table.winners), claimed)
+        self.store.log.finish_game(self.game_id, list(table.winners), claimed)
 
     def _keep_rejected(self, line: dict[str, Any], error: Rejected) -> None:
         """Keep a refused line among the reads (a line that broke the limits only by its
         error: it may hold what no store can write)."""
         if isinstance(error, InvalidLine):
             detail = {"game": self.game_id, "error": str(error)}
-            self.store.append_read("-", "-", "rejected", 0.0, detail)
+            self.store.log.append_read("-", "-", "rejected", 0.0, detail)
             return
         zone, uid, at = line.get("zone"), line.get("tap"), line.get("at")
-        self.store.append_read(
+        self.store.log.append_read(
             zone if isinstance(zone, str) else "-",
             uid if isinstance(uid, str) else "-",
             "rejected",

@@ -5,10 +5,12 @@ Every game must survive a power cut, so each write is one transaction, committed
 The log is append-only (undo is itself an appended line) and a game is rebuilt by replaying it.
 The store knows lines and events as JSON data, never the rules.
 
-Its parts: :mod:`.schema` (our files, migrations, pragmas), :mod:`.log` (games, logs, reads),
-:mod:`.bindings` (tags), :mod:`.outbox` (games waiting for the league), :mod:`.tablets`
-(paired tablets), :mod:`.backup` (the copy taken before a migration), :mod:`.records` (what it
-hands out).
+The store owns the connection and its lock; its parts each take the locked connection and
+nothing else of it: ``store.log`` (:mod:`.log`: games, logs, reads), ``store.bindings``
+(:mod:`.bindings`: tags), ``store.outbox`` (:mod:`.outbox`: games waiting for the league) and
+``store.tablets`` (:mod:`.tablets`: paired tablets). Beside them: :mod:`.schema` (our files,
+migrations, pragmas), :mod:`.backup` (the copy taken before a migration), :mod:`.records` (what
+it hands out).
 
 Threading: one writer. The store is meant to be used from one thread at a time; its connection
 is opened with ``check_same_thread=False`` and every use of it goes through one lock, so the web
@@ -51,7 +53,7 @@ from companion.storage.schema import (
 from companion.storage.tablets import PairedTablets
 
 
-class EventStore(GameLog, TagBindings, Outbox, PairedTablets):
+class EventStore:
     """Games and their append-only logs in one SQLite file (see the module docstring)."""
 
     def __init__(self, db: Database, *, name: str, clock: Callable[[], float]) -> None:
@@ -59,13 +61,19 @@ class EventStore(GameLog, TagBindings, Outbox, PairedTablets):
         self.db = db
         """The sqlite-utils database, for inspection; write only through the methods."""
         self.name = name
-        self._clock = clock
         self._lock = threading.Lock()
         self._closed = False
-        self._next_seq: dict[int, int] = {}
         self._open_as: str | None = None  #: its name among the stores this process has open
         #: the copy taken before this opening migrated the file, if it did
         self.migration_backup: Path | None = None
+        self.log = GameLog(self._locked, name=name, clock=clock)
+        """Games, their append-only logs and the raw reads."""
+        self.bindings = TagBindings(self._locked, clock=clock)
+        """Which card each tag is stuck on."""
+        self.outbox = Outbox(self._locked, clock=clock)
+        """Games waiting for the league, and the league's cached player names."""
+        self.tablets = PairedTablets(self._locked, clock=clock)
+        """Tablets paired at the table, by their tokens' hashes."""
 
     @classmethod
     def open(cls, path: str | Path, *, clock: Callable[[], float] = time.time) -> EventStore:

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
 
-from companion.storage.records import Connected
+from companion.storage.records import Locked
 from companion.storage.schema import scalar
 
 TOKEN_BYTES = 32
@@ -26,11 +27,15 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-class PairedTablets(Connected):
-    """The tablets part of :class:`~companion.storage.store.EventStore`."""
+class PairedTablets:
+    """The paired tablets of an :class:`~companion.storage.store.EventStore` (``store.tablets``)."""
 
-    def pair_tablet(self, via: str) -> str:
-        """A new tablet token, remembered (by its hash) until :meth:`forget_tablets`."""
+    def __init__(self, locked: Locked, *, clock: Callable[[], float]) -> None:
+        self._locked = locked
+        self._clock = clock
+
+    def pair(self, via: str) -> str:
+        """A new tablet token, remembered (by its hash) until :meth:`forget`."""
         token = secrets.token_urlsafe(TOKEN_BYTES)
         with self._locked() as db, db.atomic():
             db.execute(
@@ -39,7 +44,7 @@ class PairedTablets(Connected):
             )
         return token
 
-    def tablet_paired(self, token: str) -> bool:
+    def is_paired(self, token: str) -> bool:
         """Whether ``token`` is a paired tablet's (a lookup by hash: no timing to learn from)."""
         if not token:
             return False
@@ -47,12 +52,12 @@ class PairedTablets(Connected):
             found = scalar(db, "SELECT count(*) FROM tablets WHERE key_hash = ?", token_hash(token))
         return bool(found)
 
-    def paired_tablets(self) -> list[PairedTablet]:
+    def all(self) -> list[PairedTablet]:
         with self._locked() as db:
             rows = db.execute("SELECT paired, via FROM tablets ORDER BY paired").fetchall()
         return [PairedTablet(float(paired), str(via)) for paired, via in rows]
 
-    def forget_tablets(self) -> int:
+    def forget(self) -> int:
         """Unpair every tablet; returns how many there were."""
         with self._locked() as db, db.atomic():
             return int(db.execute("DELETE FROM tablets").rowcount)

@@ -134,7 +134,7 @@ class DemoPlayer:
         }
         # the same game always has the same plan (seeded by its id), so a demo started again
         # on its own game passes over what its log already holds and plays on from there
-        played = [_without_time(line) for line in live.store.lines(live.game_id)]
+        played = [_without_time(line) for line in live.store.log.lines(live.game_id)]
         rng = self._plan_rng or random.Random(live.game_id)
         for planned in plausible_lines(rng, plan, live.game.catalogue):
             line = _without_time(planned)

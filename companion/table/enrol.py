@@ -73,12 +73,12 @@ class BulkEnrolment:
         card = self.next_card()
         if card is None:
             return self.prompt()
-        existing = store.binding(uid)
+        existing = store.bindings.get(uid)
         bound_to = existing.card if existing is not None else (known or {}).get(uid)
         if bound_to is not None:
             name = catalogue[bound_to].name if bound_to in catalogue else bound_to
             return f"Tag {uid} is already {name}; it was not rebound. {self.prompt()}"
-        store.bind(uid, card.id, self.owner)
+        store.bindings.bind(uid, card.id, self.owner)
         self.bound.append((uid, card.id))
         self.position += 1
         return f"Tag {uid} is now {card.name}. {self.prompt()}"
@@ -86,7 +86,7 @@ class BulkEnrolment:
 
 def describe(uid: str, store: EventStore, catalogue: Catalogue) -> str:
     """What is this tag?"""
-    found = store.binding(uid.upper())
+    found = store.bindings.get(uid.upper())
     if found is None:
         return f"Tag {uid.upper()} is not enrolled."
     card = catalogue.get(found.card)
@@ -100,7 +100,7 @@ def export_bindings(store: EventStore) -> dict[str, Any]:
         "bindings": EXPORT_VERSION,
         "tags": [
             {"uid": b.uid, "card": b.card, "owner": b.owner}
-            for b in sorted(store.bindings().values(), key=lambda b: b.uid)
+            for b in sorted(store.bindings.all().values(), key=lambda b: b.uid)
         ],
     }
 
@@ -133,9 +133,9 @@ def import_bindings(path: Path, store: EventStore, catalogue: Catalogue) -> tupl
         wanted.append((entry["uid"].upper(), card, owner))
     added, notes = 0, []
     for uid, card, owner in wanted:
-        existing = store.binding(uid)
+        existing = store.bindings.get(uid)
         if existing is None:
-            store.bind(uid, card, owner)
+            store.bindings.bind(uid, card, owner)
             added += 1
         elif existing.card != card:
             notes.append(f"{uid} is {existing.card} here, {card} in the file: kept {existing.card}")

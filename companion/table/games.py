@@ -22,7 +22,7 @@ def game_header(
     """A new game's header: its tags are the bindings enrolled so far."""
     tags = {
         uid: {"card": b.card, "owner": b.owner} if b.owner in players else b.card
-        for uid, b in store.bindings().items()
+        for uid, b in store.bindings.all().items()
         if b.card in catalogue
     }
     return {

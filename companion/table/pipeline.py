@@ -203,7 +203,7 @@ class Pipeline:
             work.follow = self._filtered(read)  # kept: a retry below never feeds it twice
         if not work.stored:
             detail = {"card": read.card} if read.card else None
-            self.store.append_read(read.zone, read.uid, read.kind, read.at, detail)
+            self.store.log.append_read(read.zone, read.uid, read.kind, read.at, detail)
             work.stored = True
         if work.follow is not None:
             return work.follow

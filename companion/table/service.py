@@ -100,7 +100,7 @@ class TableService(Pipeline):
         self.feedback.on_undo = self.undo_pressed
         self.pairing = Pairing(
             pairing_clock or clock,
-            grant=lambda: self.store.pair_tablet("button"),
+            grant=lambda: self.store.tablets.pair("button"),
             waiting=self.feedback.pairing,
             has_button=lambda: "end-turn" in self.feedback.buttons,
             changed=self._health_changed,
@@ -390,8 +390,8 @@ class TableService(Pipeline):
             pass  # stored below: the next game knows the card
         except Rejected:
             return
-        if self.store.binding(tap.uid) is None:
-            self.store.bind(tap.uid, tap.card)
+        if self.store.bindings.get(tap.uid) is None:
+            self.store.bindings.bind(tap.uid, tap.card)
 
 
 def _need(live: LiveGame | None) -> LiveGame:

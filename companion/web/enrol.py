@@ -28,7 +28,7 @@ def what_is(uid: str) -> Response:
     uid = check_uid(uid)
     service = table().service
     catalogue, live = service.catalogue, service.live
-    stored = service.store.binding(uid)
+    stored = service.store.bindings.get(uid)
     in_game = live.game.state.header.tags.get(uid) if live is not None else None
     source = stored or in_game
     if source is None:
@@ -64,7 +64,7 @@ def bind() -> tuple[Response, int]:
     if card not in service.catalogue:
         raise BadRequest(f"unknown card id {card!r}; see /api/cards")
     try:
-        binding = service.store.bind(uid, card, owner, rebind=rebind)
+        binding = service.store.bindings.bind(uid, card, owner, rebind=rebind)
     except StoreError as exc:
         raise BadRequest(f'{exc} (send "rebind": true to change it)') from None
     live = service.live

@@ -29,7 +29,7 @@ def game_page(game_id: int) -> str:
 def games() -> Response:
     running = table()
     current = running.game_id
-    return jsonify(games=[summary(r, current) for r in running.service.store.games()])
+    return jsonify(games=[summary(r, current) for r in running.service.store.log.games()])
 
 
 @bp.get("/api/games/<int:game_id>")
@@ -46,16 +46,16 @@ def chart(game_id: int) -> Response:
 
 @bp.get("/api/stats")
 def stats() -> Response:
-    return jsonify(faction_pairs=faction_pair_stats(table().service.store.games()))
+    return jsonify(faction_pairs=faction_pair_stats(table().service.store.log.games()))
 
 
 def load(game_id: int) -> GameHistory:
     running = table()
     store = running.service.store
     try:
-        record = store.game(game_id)
+        record = store.log.game(game_id)
     except StoreError:
         raise NotFound(f"there is no game {game_id}; see /api/games") from None
-    history = replay(record, store.log(game_id), running.service.catalogue)
+    history = replay(record, store.log.entries(game_id), running.service.catalogue)
     history.current = game_id == running.game_id
     return history

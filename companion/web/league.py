@@ -18,8 +18,8 @@ bp = Blueprint("league", __name__)
 @bp.get("/api/league")
 def league() -> Response:
     store = table().service.store
-    names, fetched = store.league_players()
-    entries = store.outbox(limit=200)
+    names, fetched = store.outbox.league_players()
+    entries = store.outbox.newest(limit=200)
     counts = {
         state: sum(e.state == state for e in entries)
         for state in ("pending", "sent", "refused", "too-large")
@@ -30,7 +30,7 @@ def league() -> Response:
         if e.state in ("refused", "too-large")
     ]
     return jsonify(
-        league=store.league_outbox,
+        league=store.log.league_outbox,
         players=names,
         fetched=fetched,
         outbox=counts,

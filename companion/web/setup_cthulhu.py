@@ -54,7 +54,7 @@ def header(
     logical = [*seats, "combat", "discard"]
     pads = [zone for zone in readers if zone not in logical]
     tags: dict[str, Any] = {
-        uid: b.card for uid, b in store.bindings().items() if b.card in catalogue.cthulhu
+        uid: b.card for uid, b in store.bindings.all().items() if b.card in catalogue.cthulhu
     }
     if simulated:
         tags = {**simulated_tags(catalogue), **tags}

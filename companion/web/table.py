@@ -77,7 +77,7 @@ class Table:
         """Whether ``given`` is the control token or a paired tablet's token."""
         if hmac.compare_digest(given.encode(), self.token.encode()):
             return True
-        return self.service.store.tablet_paired(given)
+        return self.service.store.tablets.is_paired(given)
 
     # The state everyone sees
 
@@ -161,7 +161,10 @@ class Table:
         words = Words(live.game.catalogue, tags, bases)
         game_id = live.game_id
         return timeline(
-            lambda last: live.store.log(game_id, last=last), words, RECENT_EVENTS, RECENT_LINES
+            lambda last: live.store.log.entries(game_id, last=last),
+            words,
+            RECENT_EVENTS,
+            RECENT_LINES,
         )
 
     def listen(self, listener: Callable[[Change], None]) -> Callable[[], None]:

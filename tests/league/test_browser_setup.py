@@ -12,8 +12,8 @@ from tests.browser import TOKEN, LiveTable
 
 def test_setup_offers_league_names_and_a_guest_seat(page: Any, live_table: LiveTable) -> None:
     store = live_table.service.live.store
-    store.league_outbox = True
-    store.cache_league_players(["Ann", "Bea", "Cyd"])
+    store.log.league_outbox = True
+    store.outbox.cache_league_players(["Ann", "Bea", "Cyd"])
     page.goto(f"{live_table.url}/setup?token={TOKEN}")
     page.wait_for_selector("body[data-ready]")
     offered = page.locator("#league-names option")

@@ -81,7 +81,7 @@ def clock() -> Clock:
 def table(tmp_path: Path, clock: Clock) -> Iterator[EventStore]:
     """A table's store on the test's clock (a shipper on the real clock finds it all due)."""
     store = EventStore.open(tmp_path / "table.db", clock=clock)
-    store.league_outbox = True
+    store.log.league_outbox = True
     yield store
     store.close()
 
@@ -93,7 +93,7 @@ def test_a_finished_game_is_shipped_and_counted(
     play(table, game["tape"], catalogue)
     shipper = Shipper(table, league.url, table_key, settle=0)
     assert shipper.ship_due() == 1
-    [entry] = table.outbox()
+    [entry] = table.outbox.newest()
     assert entry.state == "sent" and entry.answer == {
         "id": entry.uid, "status": "counted", "season": "Season 1", "duplicate": False,
         "dispute": [],
@@ -127,15 +127,15 @@ def test_a_night_offline_then_everything_ships(
     waits = []
     for _ in range(4):
         assert shipper.ship_due() == 0
-        [first, *_] = sorted(table.outbox(), key=lambda e: e.id)
+        [first, *_] = sorted(table.outbox.newest(), key=lambda e: e.id)
         waits.append(first.next_try - clock.now)
         assert "cannot be reached" in (first.last_error or "")
         clock.now = first.next_try
     assert waits[0] <= 10 and waits[1] <= 20 and waits[3] <= 40 and waits[3] >= 20
-    assert [e.attempts for e in sorted(table.outbox(), key=lambda e: e.id)] == [4, 0, 0]
+    assert [e.attempts for e in sorted(table.outbox.newest(), key=lambda e: e.id)] == [4, 0, 0]
     league.start()
     assert shipper.ship_due() == 3
-    assert {e.state for e in table.outbox()} == {"sent"}
+    assert {e.state for e in table.outbox.newest()} == {"sent"}
     assert db.execute("SELECT count(*) AS n FROM games").fetchone()["n"] == 3
 
 
@@ -148,7 +148,7 @@ def test_a_lost_answer_means_sending_again_and_the_league_keeps_one(
     table.db.execute("UPDATE outbox SET state = 'pending'")  # as if the answer never came
     table.db.conn.commit()
     assert shipper.ship_due() == 1
-    assert table.outbox()[0].answer["duplicate"] is True  # type: ignore[index]
+    assert table.outbox.newest()[0].answer["duplicate"] is True  # type: ignore[index]
     assert db.execute("SELECT count(*) AS n FROM games").fetchone()["n"] == 1
 
 
@@ -162,7 +162,7 @@ def test_a_game_changed_after_it_shipped_is_refused_and_kept(
     live.submit({"input": "undo"})
     live.submit(tape[-1])  # won again: a different tape under the same id
     assert shipper.ship_due() == 0
-    refused = [e for e in table.outbox() if e.state == "refused"]
+    refused = [e for e in table.outbox.newest() if e.state == "refused"]
     assert len(refused) == 1 and "409" in (refused[0].last_error or "")
     assert "different tape" in (refused[0].last_error or "")
     assert shipper.ship_due() == 0  # not sent again
@@ -173,7 +173,7 @@ def test_a_wrong_key_waits_instead_of_giving_up(
 ) -> None:
     play(table, push(1)["tape"], catalogue)
     Shipper(table, league.url, "tk_not-a-key", settle=0).ship_due()
-    [entry] = table.outbox()
+    [entry] = table.outbox.newest()
     assert entry.state == "pending" and "401" in (entry.last_error or "")
 
 
@@ -184,10 +184,10 @@ def test_the_league_s_names_are_fetched_and_kept_when_it_is_away(
     shipper = Shipper(table, league.url, table_key, settle=0)
     shipper.ship_due()
     assert shipper.refresh_roster()
-    assert table.league_players()[0] == ["Ann", "Ben"]
+    assert table.outbox.league_players()[0] == ["Ann", "Ben"]
     league.stop()
     assert not shipper.refresh_roster()
-    assert table.league_players()[0] == ["Ann", "Ben"]
+    assert table.outbox.league_players()[0] == ["Ann", "Ben"]
 
 
 def test_the_background_thread_ships_without_being_asked(
@@ -198,10 +198,10 @@ def test_the_background_thread_ships_without_being_asked(
     try:
         play(table, push(1)["tape"], catalogue)
         for _ in range(200):
-            if table.outbox()[0].state == "sent":
+            if table.outbox.newest()[0].state == "sent":
                 break
             threading.Event().wait(0.05)
-        assert table.outbox()[0].state == "sent"
+        assert table.outbox.newest()[0].state == "sent"
     finally:
         shipper.stop()
 
@@ -220,7 +220,7 @@ def test_an_oversized_game_is_parked_and_the_games_behind_it_ship(
     it is parked, said so in the outbox, and the games behind it ship (issue 22, 7)."""
     play(table, push(1)["tape"], catalogue)
     play(table, push(2)["tape"], catalogue)
-    first, second = sorted(table.outbox(), key=lambda e: e.id)
+    first, second = sorted(table.outbox.newest(), key=lambda e: e.id)
     note = {"input": "note", "text": "x" * 1000}  # a tape grown past the league's 8 MB
     oversized = {**first.payload, "tape": first.payload["tape"] + [note] * 9000}
     table.db.execute(
@@ -235,7 +235,7 @@ def test_an_oversized_game_is_parked_and_the_games_behind_it_ship(
         assert shipper.ship_due() == 0  # the parked game is not tried again
     finally:
         server.crash()
-    parked, shipped = sorted(table.outbox(), key=lambda e: e.id)
+    parked, shipped = sorted(table.outbox.newest(), key=lambda e: e.id)
     assert shipped.id == second.id and shipped.state == "sent"
     assert parked.state == "too-large" and parked.attempts == 0
     assert "MB" in (parked.last_error or "") and "8 MB" in (parked.last_error or "")
@@ -260,10 +260,10 @@ def test_a_table_restored_from_a_backup_ships_its_games_again_and_they_count_onc
     assert Shipper(table, league.url, table_key, settle=0).ship_due() == 1
     restored = EventStore.open(tmp_path / "restored.db", clock=clock)
     try:
-        restored.league_outbox = True
+        restored.log.league_outbox = True
         play(restored, tape, catalogue)
         assert Shipper(restored, league.url, table_key, settle=0).ship_due() == 1
-        [first], [again] = table.outbox(), restored.outbox()
+        [first], [again] = table.outbox.newest(), restored.outbox.newest()
         assert again.uid != first.uid and again.answer is not None
         assert again.answer["duplicate"] is True and again.answer["duplicate_of"] == first.uid
         listed = CliRunner().invoke(main, ["league", "outbox", "--db", restored.name])

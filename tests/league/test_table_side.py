@@ -57,13 +57,13 @@ def test_serve_with_a_league_queues_finished_games(tmp_path: Path) -> None:
     with_league = load_table_config(config(tmp_path, league))
     service = open_table(with_league, None)
     try:
-        assert service.store.league_outbox
+        assert service.store.log.league_outbox
     finally:
         service.store.close()
     without = load_table_config(config(tmp_path, ""))
     service = open_table(without, str(tmp_path / "other.db"))  # a first boot: no game yet
     try:
-        assert not service.store.league_outbox and service.live is None
+        assert not service.store.log.league_outbox and service.live is None
     finally:
         service.store.close()
 
@@ -73,8 +73,8 @@ def test_the_dashboard_tells_the_league_and_its_names(
 ) -> None:
     assert client.get("/api/league").json["league"] is False
     store = service.live.store
-    store.league_outbox = True
-    store.cache_league_players(["Ann", "Ben", "Cat"])
+    store.log.league_outbox = True
+    store.outbox.cache_league_players(["Ann", "Ben", "Cat"])
     answer = client.get("/api/league").json
     assert answer["league"] is True and answer["players"] == ["Ann", "Ben", "Cat"]
     assert answer["outbox"] == {"pending": 0, "sent": 0, "refused": 0, "too-large": 0}
@@ -97,11 +97,11 @@ def test_a_seat_can_play_as_a_guest(
     replacing = {"replace": service.live.game_id}
     started = client.post("/api/games", json={**_setup_body(True), **replacing}, headers=AUTH)
     assert started.status_code == 201
-    header = service.live.store.game(started.json["game_id"]).header
+    header = service.live.store.log.game(started.json["game_id"]).header
     assert header["guests"] == ["Zed"]
     replacing = {"replace": service.live.game_id}
     plain = client.post("/api/games", json={**_setup_body(False), **replacing}, headers=AUTH)
-    assert "guests" not in service.live.store.game(plain.json["game_id"]).header
+    assert "guests" not in service.live.store.log.game(plain.json["game_id"]).header
     wrong = client.post("/api/games", json=_setup_body("yes"), headers=AUTH)
     assert wrong.status_code == 400 and '"guest"' in wrong.json["error"]
 
@@ -109,10 +109,10 @@ def test_a_seat_can_play_as_a_guest(
 def test_the_outbox_command_lists_what_waits_and_why(tmp_path: Path, catalogue: Catalogue) -> None:
     db = tmp_path / "table.db"
     with EventStore.open(db) as store:
-        store.league_outbox = True
+        store.log.league_outbox = True
         play(store, push(1)["tape"], catalogue)
-        [entry] = store.outbox()
-        store.outbox_retry(entry.id, "the league server cannot be reached", 0.0)
+        [entry] = store.outbox.newest()
+        store.outbox.retry(entry.id, "the league server cannot be reached", 0.0)
     shown = CliRunner().invoke(main, ["league", "outbox", "--db", str(db)])
     assert shown.exit_code == 0
     assert f"{entry.uid}\tfinished\twaiting, 1 attempts\tthe league server cannot be reached" in (
