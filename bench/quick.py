@@ -38,8 +38,8 @@ from stats import percentile
 from table_bench import BenchTable, breakdown, free_zone
 
 from companion.catalogue.cards import load_catalogue
-from companion.storage.session import LiveGame
 from companion.storage.store import EventStore
+from companion.table.live import LiveGame
 
 BASELINE = Path(__file__).with_name("baseline.json")
 LONG_GAME = 20_000

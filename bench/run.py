@@ -39,8 +39,8 @@ from table_bench import bench_table
 
 from companion.catalogue.cards import load_catalogue
 from companion.simulation.plausible import random_header, random_lines
-from companion.storage.session import LiveGame
 from companion.storage.store import EventStore
+from companion.table.live import LiveGame
 from companion.tape.lines import TapeLine, parse_header
 from companion.tracker.document import state_document
 from companion.tracker.game import replay_lines

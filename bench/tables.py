@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from companion.cli.table import open_table
 from companion.hardware.config import TableConfig
-from companion.storage.session import LiveGame
 from companion.table.games import DEMO_PLAYERS, game_header, simulated_tags
+from companion.table.live import LiveGame
 from companion.table.service import TableService
 
 

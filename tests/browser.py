@@ -17,8 +17,8 @@ from bench.chromium import CHROMIUM_ARGS
 from companion.catalogue.cards import Catalogue
 from companion.hardware.config import TableConfig
 from companion.simulation.plausible import make_header
-from companion.storage.session import LiveGame
 from companion.storage.store import EventStore
+from companion.table.live import LiveGame
 from companion.table.service import TableService
 from companion.web.server import Dashboard
 

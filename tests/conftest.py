@@ -11,8 +11,8 @@ from flask.testing import FlaskClient
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from companion.catalogue.cards import Catalogue, build_catalogue, load_catalogue
-from companion.storage.session import LiveGame
 from companion.storage.store import EventStore
+from companion.table.live import LiveGame
 from companion.table.service import TableService
 from companion.web.app import TOKEN_HEADER, create_app
 from tests.tapes import HEADER as TAPE_HEADER

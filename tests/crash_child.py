@@ -9,8 +9,8 @@ import json
 import sys
 
 from companion.catalogue.cards import load_catalogue
-from companion.storage.session import LiveGame
 from companion.storage.store import EventStore
+from companion.table.live import LiveGame
 
 
 def main() -> None:

@@ -6,8 +6,8 @@ import json
 from typing import Any
 
 from companion.catalogue.cards import Catalogue
-from companion.storage.session import LiveGame
 from companion.table.games import DEMO_PLAYERS, game_header, simulated_tags
+from companion.table.live import LiveGame
 from companion.table.service import TableService
 from companion.tape.lines import parse_header, read_lines
 from companion.tracker.document import state_document

@@ -25,7 +25,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
     "cthulhu": ("catalogue", "tape"),
     "tracker": ("catalogue", "tape", "rules", "cthulhu"),
     "simulation": ("catalogue", "tape", "rules", "tracker"),
-    "storage": (*CORE,),
+    "storage": ("tape",),  # lines and events as data: never the rules or the tracker
     "hardware": (),
     "table": (*CORE, "storage", "hardware"),
     "league": (*CORE, "storage", "hardware", "table", "charts"),

@@ -10,8 +10,8 @@ import pytest
 from companion.catalogue.cards import Catalogue
 from companion.errors import Rejected
 from companion.hardware.readers.base import Health
-from companion.storage.session import UNDO_DEPTH, LiveGame
 from companion.storage.store import EventStore
+from companion.table.live import UNDO_DEPTH, LiveGame
 from tests.tapes import HEADER
 
 

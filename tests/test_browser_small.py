@@ -8,7 +8,7 @@ from typing import Any
 from playwright.sync_api import expect
 
 from companion.catalogue.cards import Catalogue
-from companion.storage.session import LiveGame
+from companion.table.live import LiveGame
 from tests.browser import LiveTable
 
 

@@ -13,9 +13,9 @@ import pytest
 
 from companion.catalogue.cards import Catalogue
 from companion.cli.demo import cthulhu_header
-from companion.storage.session import LiveGame
 from companion.storage.store import EventStore
 from companion.table.demo import DemoPlayer
+from companion.table.live import LiveGame
 from companion.table.service import TableService
 
 

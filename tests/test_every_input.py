@@ -18,8 +18,8 @@ from flask.testing import FlaskClient
 from companion.catalogue.cards import Catalogue
 from companion.cli.main import main
 from companion.cthulhu.inputs import INPUTS
-from companion.storage.session import LiveGame
 from companion.storage.store import EventStore
+from companion.table.live import LiveGame
 from companion.table.service import TableService
 from companion.tracker.inputs import HANDLERS
 from companion.web.app import create_app

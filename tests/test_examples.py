@@ -10,8 +10,8 @@ from click.testing import CliRunner
 from companion.catalogue.cards import Catalogue
 from companion.cli.main import main
 from companion.rules.game import WINNING_VP
-from companion.storage.session import LiveGame
 from companion.storage.store import EventStore
+from companion.table.live import LiveGame
 from companion.tape.examples import EXAMPLES, example_tape
 from companion.tape.lines import parse_header, read_lines
 from companion.tracker.document import state_document

@@ -20,7 +20,7 @@ import pytest
 
 from companion.catalogue.cards import Catalogue
 from companion.errors import StoreError
-from companion.storage.session import LiveGame
+from companion.table.live import LiveGame
 from companion.table.service import Change, TableService
 from tests.tapes import HEADER
 from tests.test_service import Recorder, eventually, reader

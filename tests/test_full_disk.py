@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from companion.catalogue.cards import Catalogue
-from companion.storage.session import LiveGame
 from companion.storage.store import EventStore
+from companion.table.live import LiveGame
 from companion.table.service import TableService
 from companion.table.supervision import DISK_LOOK_EVERY
 from tests.tapes import HEADER

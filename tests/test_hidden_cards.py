@@ -12,8 +12,8 @@ import pytest
 from flask.testing import FlaskClient
 
 from companion.catalogue.cards import Catalogue
-from companion.storage.session import LiveGame
 from companion.storage.store import EventStore
+from companion.table.live import LiveGame
 from companion.table.service import TableService
 from companion.tape.examples import example_tape
 from companion.tape.lines import read_lines

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from companion.catalogue.cards import Catalogue
 from companion.storage.history import faction_pair_stats
-from companion.storage.session import LiveGame
 from companion.storage.store import EventStore
+from companion.table.live import LiveGame
 from tests.tapes import HEADER
 
 

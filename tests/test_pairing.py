@@ -18,9 +18,9 @@ from companion.catalogue.cards import Catalogue
 from companion.cli.main import main
 from companion.hardware.feedback import Feedback
 from companion.hardware.pinmap import build_pin_map
-from companion.storage.session import LiveGame
 from companion.storage.store import EventStore
 from companion.storage.tokens import TokenFile, token_path
+from companion.table.live import LiveGame
 from companion.table.pairing import (
     MAX_WINDOWS,
     NoPairingButton,

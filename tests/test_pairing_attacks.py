@@ -17,9 +17,9 @@ import pytest
 from flask.testing import FlaskClient
 
 from companion.catalogue.cards import Catalogue
-from companion.storage.session import LiveGame
 from companion.storage.store import EventStore
 from companion.storage.tokens import TokenFile
+from companion.table.live import LiveGame
 from companion.table.pairing import ENDED_TURN, MAX_WINDOWS, PAIRED
 from companion.table.service import TableService
 from companion.web.app import create_app

@@ -13,8 +13,8 @@ from companion.catalogue.cards import Catalogue
 from companion.errors import Rejected
 from companion.hardware.readers.base import TagRead
 from companion.hardware.readers.mock import MockReader
-from companion.storage.session import LiveGame
 from companion.storage.store import EventStore
+from companion.table.live import LiveGame
 from companion.table.service import Change, TableService
 from tests.tapes import HEADER
 

@@ -8,8 +8,8 @@ import pytest
 
 from companion.catalogue.cards import Catalogue
 from companion.errors import Rejected, StoreError
-from companion.storage.session import LiveGame
 from companion.storage.store import EventStore
+from companion.table.live import LiveGame
 from tests.tapes import HEADER, inp, tap
 
 

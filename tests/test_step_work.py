@@ -23,9 +23,9 @@ from companion.catalogue.cards import Catalogue
 from companion.errors import InvalidLine
 from companion.rules import abilities
 from companion.simulation.plausible import random_header, random_lines
-from companion.storage import session
-from companion.storage.session import LiveGame
 from companion.storage.store import EventStore
+from companion.table import live as live_module
+from companion.table.live import LiveGame
 from companion.tape.limits import check_line
 from companion.tape.lines import parse_header
 from companion.tracker.game import Game
@@ -150,7 +150,7 @@ def test_a_stored_log_is_replayed_without_checking_its_lines_again(
         checked.append(line)
         return check_line(line)
 
-    monkeypatch.setattr(session, "check_line", counting_check)
+    monkeypatch.setattr(live_module, "check_line", counting_check)
     store = EventStore.memory()
     live = LiveGame.start(store, tapes.HEADER, catalogue)
     for line in (tapes.tap("B1", "base-1"), tapes.tap("TC", "base-1"), tapes.inp("end-turn")):

@@ -17,8 +17,8 @@ from companion.catalogue.cards import Catalogue
 from companion.errors import StoreError
 from companion.storage import schema
 from companion.storage.backup import backup_path
-from companion.storage.session import LiveGame
 from companion.storage.store import APPLICATION_ID, EventStore
+from companion.table.live import LiveGame
 from companion.tape.documents import as_line
 from companion.tape.examples import example_tape
 from companion.tape.lines import parse_header, read_lines

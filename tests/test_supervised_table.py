@@ -19,8 +19,8 @@ from companion.hardware.readers.base import TagRead
 from companion.hardware.readers.taps import Output, TapFilter
 from companion.storage.log import GameLog
 from companion.storage.records import Entry, Locked
-from companion.storage.session import LiveGame
 from companion.storage.store import EventStore
+from companion.table.live import LiveGame
 from companion.table.service import Change, TableService
 from companion.web.app import create_app
 from tests.conftest import AUTH, TOKEN

@@ -14,8 +14,8 @@ from companion.catalogue.cards import load_catalogue
 from companion.errors import Rejected
 from companion.rules.power import evaluate
 from companion.simulation.plausible import random_header, random_lines
-from companion.storage.session import LiveGame
 from companion.storage.store import EventStore
+from companion.table.live import LiveGame
 from companion.tape.lines import parse_header
 from companion.tracker.document import state_document
 from companion.tracker.game import Game

@@ -14,9 +14,9 @@ import pytest
 
 from companion.catalogue.cards import Catalogue
 from companion.hardware.network import TableAddress
-from companion.storage.session import LiveGame
 from companion.storage.store import EventStore
 from companion.table.demo import DemoPlayer, demo_header
+from companion.table.live import LiveGame
 from companion.table.service import TableService
 from companion.web import mdns
 from companion.web.server import Dashboard

@@ -20,10 +20,10 @@ from companion.cli.table import cannot_serve, note_serving
 from companion.errors import CompanionError
 from companion.hardware.config import TableConfig
 from companion.storage.serving import clear_serving
-from companion.storage.session import LiveGame
 from companion.storage.store import EventStore
 from companion.storage.tokens import TokenFile, token_path
 from companion.table.demo import DemoPlayer, demo_header
+from companion.table.live import LiveGame
 from companion.table.service import TableService
 from companion.web import setup_cthulhu
 from companion.web.palette import PALETTE

@@ -17,10 +17,10 @@ from companion.hardware.config import TableConfig, load_table_config
 from companion.hardware.feedback import open_feedback
 from companion.league.shipper import Shipper
 from companion.storage.serving import clear_serving, write_serving
-from companion.storage.session import LiveGame
 from companion.storage.store import EventStore
 from companion.storage.tokens import TokenFile, token_path
 from companion.table.games import game_header
+from companion.table.live import LiveGame
 from companion.table.service import Change, TableService
 from companion.web.server import Dashboard
 

@@ -15,8 +15,8 @@ from companion.cli.common import DEFAULT_DB, catalogue_or_fail, echo, fail
 from companion.cli.table import parse_players
 from companion.errors import CompanionError, Rejected, TapeError
 from companion.simulation.plausible import make_header, plausible_lines
-from companion.storage.session import LiveGame
 from companion.storage.store import EventStore, GameRecord
+from companion.table.live import LiveGame
 from companion.tape.documents import Document
 from companion.tape.examples import example_tape
 from companion.tape.lines import TapeLine, dump_line, parse_header, read_lines, read_tape

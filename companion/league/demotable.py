@@ -14,8 +14,8 @@ from companion.league.engine import catalogue, simulated_tape
 from companion.league.shipper import Shipper
 from companion.league.simtables import GUESTS, NAMES
 from companion.storage.outbox import OutboxEntry
-from companion.storage.session import LiveGame
 from companion.storage.store import EventStore
+from companion.table.live import LiveGame
 
 
 class DemoTable(threading.Thread):

@@ -30,9 +30,9 @@ from companion.hardware.feedback import NullFeedback, TableFeedback
 from companion.hardware.readers.base import HealthSnapshot, Reader, TagRead
 from companion.hardware.readers.registry import ReaderContext, open_reader
 from companion.hardware.readers.taps import Tap, TapFilter
-from companion.storage.session import LiveGame
 from companion.storage.store import EventStore
 from companion.table.enrol import BulkEnrolment, EnrolError, deck_order
+from companion.table.live import LiveGame
 from companion.table.pairing import Pairing
 from companion.table.pipeline import Pipeline, Work
 from companion.table.supervision import BUSY_WAIT, DiskWatch, StoreHealth, StoreHealthSnapshot

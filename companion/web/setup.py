@@ -11,9 +11,9 @@ from companion.catalogue.cards import CTHULHU, Catalogue
 from companion.catalogue.printings import DEFAULT
 from companion.catalogue.printings import check as check_printings
 from companion.errors import CatalogueError
-from companion.storage.session import LiveGame
 from companion.storage.store import EventStore
 from companion.table.games import game_header, simulated_tags
+from companion.table.live import LiveGame
 from companion.web import setup_cthulhu as cthulhu
 from companion.web.auth import HEADER
 from companion.web.body import COLOUR, check, json_body, maybe, need

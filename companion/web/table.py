@@ -15,9 +15,9 @@ from typing import Any, NamedTuple, cast
 
 from flask import current_app
 
-from companion.storage.session import LiveGame
 from companion.storage.tokens import TokenFile
 from companion.table.demo import DemoPlayer
+from companion.table.live import LiveGame
 from companion.table.service import Change, TableService
 from companion.web.hidden import buried_tags, public_view
 from companion.web.palette import PALETTE

@@ -11,8 +11,8 @@ import pytest
 from companion.catalogue.cards import Catalogue
 from companion.errors import StoreError
 from companion.storage import log as game_log
-from companion.storage.session import LiveGame
 from companion.storage.store import EventStore
+from companion.table.live import LiveGame
 from companion.table.service import TableService
 from tests.league.games import push
 
