@@ -20,8 +20,9 @@ from pathlib import Path
 
 from tables import simulated_table
 
-from companion.hardware.config import TableConfig, ZoneConfig
+from companion.hardware.config import HardwareConfig, ZoneConfig
 from companion.hardware.readers.ntag_sim import NtagCard
+from companion.table.config import TableConfig
 from companion.table.service import Change, TableService
 
 ZONES = 5
@@ -79,7 +80,7 @@ def _rest_a_card_on_each(service: TableService) -> None:
 
 def bench_cpu() -> dict[str, float]:
     zones = tuple(ZoneConfig(f"base-{n}", "sim:") for n in range(1, ZONES + 1))
-    config = TableConfig(zones=zones, name="bench", source="<bench>")
+    config = TableConfig(HardwareConfig(zones), name="bench", source="<bench>")
     with tempfile.TemporaryDirectory() as folder:
         service = simulated_table(config, str(Path(folder) / "cpu.db"))
         service.start()

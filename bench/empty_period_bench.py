@@ -26,9 +26,10 @@ from cpu_bench import _window
 from stats import percentile
 from table_bench import BenchTable, free_zone
 
-from companion.hardware.config import TableConfig, ZoneConfig
+from companion.hardware.config import HardwareConfig, ZoneConfig
 from companion.hardware.readers import nfc_zone
 from companion.hardware.readers.presence import Presence
+from companion.table.config import TableConfig
 
 PROFILE = "pi-uart-921600"
 PERIODS = (0.05, 0.025, 0.015, 0.0)
@@ -39,10 +40,10 @@ CPU_WINDOWS = 2
 def bench_period(period: float) -> dict[str, Any]:
     """One table whose readers poll an empty antenna every ``period`` seconds."""
     simulated = TableConfig.simulated(5)
-    zones = tuple(ZoneConfig(z.name, f"sim:{PROFILE}") for z in simulated.zones)
+    zones = tuple(ZoneConfig(z.name, f"sim:{PROFILE}") for z in simulated.hardware.zones)
     presence = partial(Presence, empty_period=period)
     with mock.patch.object(nfc_zone, "Presence", presence), tempfile.TemporaryDirectory() as folder:
-        table = BenchTable(Path(folder), replace(simulated, zones=zones))
+        table = BenchTable(Path(folder), replace(simulated, hardware=HardwareConfig(zones)))
         try:
             table.antenna.lift()
             time.sleep(1.0)  # readers open and settle

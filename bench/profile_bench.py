@@ -40,11 +40,12 @@ import nfc.clf
 from stats import percentile
 from table_bench import BenchTable, free_zone, rate, swaps
 
-from companion.hardware.config import TableConfig, ZoneConfig
+from companion.hardware.config import HardwareConfig, ZoneConfig
 from companion.hardware.readers.base import TagRead
 from companion.hardware.readers.nfc_zone import NfcZoneReader
 from companion.hardware.readers.ntag_sim import NtagCard
 from companion.hardware.readers.pn532_emulator import EmulatedPN532, LinkStats
+from companion.table.config import TableConfig
 
 PROFILES = ("ideal", "pi-uart-921600", "cp210x-115200", "ftdi-default")
 FREE = 8
@@ -157,9 +158,9 @@ def _next(reads: queue.Queue[TagRead], kind: str) -> TagRead:
 def table_figures(profile: str) -> dict[str, Any]:
     """Free-zone taps, swaps and cards a second on a whole table at ``profile``."""
     simulated = TableConfig.simulated(5)
-    zones = tuple(ZoneConfig(z.name, f"sim:{profile}") for z in simulated.zones)
+    zones = tuple(ZoneConfig(z.name, f"sim:{profile}") for z in simulated.hardware.zones)
     with tempfile.TemporaryDirectory() as folder:
-        table = BenchTable(Path(folder), replace(simulated, zones=zones))
+        table = BenchTable(Path(folder), replace(simulated, hardware=HardwareConfig(zones)))
         try:
             # Each trial takes fresh cards: a card back on the zone it left less than the tap
             # filter's same-visit window ago would be the same tap, not a new one.

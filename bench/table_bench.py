@@ -30,8 +30,8 @@ from typing import TYPE_CHECKING, Any
 from stats import percentile
 from tables import simulated_table
 
-from companion.hardware.config import TableConfig
 from companion.hardware.readers.ntag_sim import NtagCard
+from companion.table.config import TableConfig
 from companion.table.service import Change
 
 if TYPE_CHECKING:

@@ -4,7 +4,7 @@ path as a tablet's "New game" on `companion serve --simulate` (the game's tags s
 from __future__ import annotations
 
 from companion.cli.table import open_table
-from companion.hardware.config import TableConfig
+from companion.table.config import TableConfig
 from companion.table.games import DEMO_PLAYERS, game_header, simulated_tags
 from companion.table.live import LiveGame
 from companion.table.service import TableService

@@ -15,9 +15,9 @@ import pytest
 
 from bench.chromium import CHROMIUM_ARGS
 from companion.catalogue.cards import Catalogue
-from companion.hardware.config import TableConfig
 from companion.simulation.plausible import make_header
 from companion.storage.store import EventStore
+from companion.table.config import TableConfig
 from companion.table.live import LiveGame
 from companion.table.service import TableService
 from companion.web.server import Dashboard
@@ -62,7 +62,7 @@ class LiveTable:
         chosen = players or PLAYERS
         self.header = make_header(list(chosen), chosen, catalogue, zones)
         self.live = LiveGame.start(self.store, self.header, catalogue)
-        names = zone_names or list(TableConfig.simulated(zones).readers)
+        names = zone_names or list(TableConfig.simulated(zones).hardware.readers)
         readers = {zone: reader for zone in names}
         self.service = TableService(self.live, readers, clock=time.monotonic)
         self.service.start()

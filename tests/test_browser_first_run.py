@@ -17,11 +17,11 @@ from gpiozero.pins.mock import MockFactory, MockPWMPin
 from playwright.sync_api import expect
 
 from companion.catalogue.cards import Catalogue
-from companion.hardware.config import TableConfig
 from companion.hardware.feedback import Feedback
 from companion.hardware.pinmap import build_pin_map
 from companion.storage.store import EventStore
 from companion.storage.tokens import TokenFile
+from companion.table.config import TableConfig
 from companion.table.service import TableService
 from companion.web.server import Dashboard
 from tests.browser import screenshot
@@ -43,7 +43,7 @@ class FirstRun:
         )
         self.service = TableService(
             None,
-            TableConfig.simulated(2).readers,
+            TableConfig.simulated(2).hardware.readers,
             clock=time.monotonic,
             feedback=self.feedback,
             store=self.store,

@@ -5,8 +5,9 @@ from pathlib import Path
 import pytest
 
 from companion.errors import CompanionError
-from companion.hardware.config import ConfigError, TableConfig, ZoneConfig, load_table_config
+from companion.hardware.config import ConfigError, ZoneConfig
 from companion.hardware.pinmap import load_pin_map
+from companion.table.config import TableConfig, load_table_config
 
 HARDWARE = Path(__file__).resolve().parent.parent / "hardware"
 EXAMPLE = HARDWARE / "table.example.toml"
@@ -33,37 +34,51 @@ def test_example_config_loads() -> None:
     config = load_table_config(EXAMPLE)
     assert config.source == str(EXAMPLE)
     assert (config.db, config.bind, config.port) == ("companion.db", "127.0.0.1", 8080)
-    assert config.zone_names == ("base-1", "base-2", "base-3", "base-4", "base-5", "discard")
-    assert config.readers["base-1"] == "nfc:tty:nfc-zone1:pn532"
-    assert config.readers["discard"] == "nfc:tty:nfc-zone6:pn532"
-    assert config.zones[0] == ZoneConfig("base-1", "nfc:tty:nfc-zone1:pn532", 17)
-    assert config.zones[-1].led is None
-    assert config.pins.buzzer == 18
-    assert dict(config.pins.buttons) == {"end-turn": 23, "undo": 24}
+    assert config.hardware.zone_names == (
+        "base-1",
+        "base-2",
+        "base-3",
+        "base-4",
+        "base-5",
+        "discard",
+    )
+    assert config.hardware.readers["base-1"] == "nfc:tty:nfc-zone1:pn532"
+    assert config.hardware.readers["discard"] == "nfc:tty:nfc-zone6:pn532"
+    assert config.hardware.zones[0] == ZoneConfig("base-1", "nfc:tty:nfc-zone1:pn532", 17)
+    assert config.hardware.zones[-1].led is None
+    assert config.hardware.pins.buzzer == 18
+    assert dict(config.hardware.pins.buttons) == {"end-turn": 23, "undo": 24}
 
 
 def test_example_config_matches_the_shipped_pin_map() -> None:
     shipped = load_pin_map()
     config = load_table_config(EXAMPLE)
-    assert config.pins.leds == shipped.leds
-    assert config.pins.buzzer == shipped.buzzer
-    assert config.pins.buttons == shipped.buttons
+    assert config.hardware.pins.leds == shipped.leds
+    assert config.hardware.pins.buzzer == shipped.buzzer
+    assert config.hardware.pins.buttons == shipped.buttons
 
 
 def test_minimal_config_has_defaults_and_no_pins(tmp_path: Path) -> None:
     config = load_table_config(write(tmp_path, MINIMAL))
-    assert config.zones == (ZoneConfig("base-1", "sim:"),)
-    assert config.pins.is_empty
+    assert config.hardware.zones == (ZoneConfig("base-1", "sim:"),)
+    assert config.hardware.pins.is_empty
     assert config.port == 8080 and config.db == "companion.db"
 
 
 def test_simulated_shape() -> None:
     config = TableConfig.simulated()
-    assert config.zone_names == ("base-1", "base-2", "base-3", "base-4", "base-5", "discard")
-    assert set(config.readers.values()) == {"sim:"}
-    assert config.pins.is_empty
-    assert all(zone.led is None for zone in config.zones)
-    assert TableConfig.simulated(zones=2).zone_names == ("base-1", "base-2", "discard")
+    assert config.hardware.zone_names == (
+        "base-1",
+        "base-2",
+        "base-3",
+        "base-4",
+        "base-5",
+        "discard",
+    )
+    assert set(config.hardware.readers.values()) == {"sim:"}
+    assert config.hardware.pins.is_empty
+    assert all(zone.led is None for zone in config.hardware.zones)
+    assert TableConfig.simulated(zones=2).hardware.zone_names == ("base-1", "base-2", "discard")
     with pytest.raises(ConfigError, match="at least one base zone"):
         TableConfig.simulated(zones=0)
 
@@ -120,7 +135,7 @@ def test_bad_reader_kinds(tmp_path: Path, reader: str, message: str) -> None:
 )
 def test_good_reader_kinds(tmp_path: Path, reader: str) -> None:
     config = load_table_config(write(tmp_path, f'[zones.base-1]\nreader = "{reader}"\n'))
-    assert config.readers == {"base-1": reader}
+    assert config.hardware.readers == {"base-1": reader}
 
 
 def test_one_reader_cannot_serve_two_zones(tmp_path: Path) -> None:
@@ -134,7 +149,7 @@ def test_one_reader_cannot_serve_two_zones(tmp_path: Path) -> None:
 
 def test_simulated_readers_may_repeat(tmp_path: Path) -> None:
     text = MINIMAL + '[zones.base-2]\nreader = "sim:"\n'
-    assert load_table_config(write(tmp_path, text)).zone_names == ("base-1", "base-2")
+    assert load_table_config(write(tmp_path, text)).hardware.zone_names == ("base-1", "base-2")
 
 
 @pytest.mark.parametrize(

@@ -12,7 +12,7 @@ import pytest
 from flask.testing import FlaskClient
 
 from companion.cli.table import open_table
-from companion.hardware.config import TableConfig
+from companion.table.config import TableConfig
 from companion.table.service import TableService
 from companion.web.app import create_app
 from tests.conftest import AUTH, TOKEN

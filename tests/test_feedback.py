@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from gpiozero import LED, Device, GPIOPinInUse
 
-from companion.hardware.config import TableConfig, load_table_config
+from companion.hardware.config import HardwareConfig
 from companion.hardware.feedback import (
     Feedback,
     FeedbackError,
@@ -18,6 +18,7 @@ from companion.hardware.feedback import (
     open_feedback,
 )
 from companion.hardware.pinmap import PinMap, build_pin_map
+from companion.table.config import load_table_config
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "hardware" / "table.example.toml"
 PINS = build_pin_map(
@@ -216,9 +217,9 @@ def test_null_feedback_does_nothing() -> None:
 
 
 def test_open_feedback_picks_by_pins(factory: Any) -> None:
-    assert isinstance(open_feedback(TableConfig.simulated()), NullFeedback)
+    assert isinstance(open_feedback(HardwareConfig.simulated()), NullFeedback)
     assert isinstance(open_feedback(PinMap()), NullFeedback)
-    config = load_table_config(EXAMPLE)
+    config = load_table_config(EXAMPLE).hardware
     real = open_feedback(config, pin_factory=factory)
     assert isinstance(real, Feedback)
     real.show(document(ready=("base-1",)))

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from companion.cli.table import open_table
-from companion.hardware.config import TableConfig
 from companion.hardware.readers.ntag_sim import NtagCard, Simulator
 from companion.hardware.readers.taps import CROSSTALK_WINDOW
+from companion.table.config import TableConfig
 from companion.table.service import TableService
 from tests.tapes import start_demo_players_game
 

@@ -18,10 +18,10 @@ from companion.cli.addresses import say_token, say_where
 from companion.cli.common import fail
 from companion.cli.table import cannot_serve, note_serving
 from companion.errors import CompanionError
-from companion.hardware.config import TableConfig
 from companion.storage.serving import clear_serving
 from companion.storage.store import EventStore
 from companion.storage.tokens import TokenFile, token_path
+from companion.table.config import TableConfig
 from companion.table.demo import DemoPlayer, demo_header
 from companion.table.live import LiveGame
 from companion.table.service import TableService
@@ -66,7 +66,7 @@ def demo(port: int, lan: bool, db: str, zones: int, still: bool, game: str) -> N
     readers = (
         {zone: "sim:" for zone in header["zones"]}
         if game == "munchkin-cthulhu"
-        else TableConfig.simulated(zones).readers
+        else TableConfig.simulated(zones).hardware.readers
     )
     service = TableService(live, readers, clock=time.monotonic)
     player = None if still else DemoPlayer(service)

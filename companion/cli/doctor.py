@@ -10,10 +10,10 @@ import click
 from companion.cli.common import EX_CONFIG, echo, fail
 from companion.errors import CompanionError
 from companion.hardware.checkup import Check, Verdict
-from companion.hardware.config import TableConfig, load_table_config
 from companion.hardware.doctor import ReaderOptions
 from companion.hardware.readers.pn532_timing import PROFILES
 from companion.hardware.readers.trial import Move, Prompt
+from companion.table.config import TableConfig, load_table_config
 from companion.table.doctor import DoctorOptions, DoctorReport, run_doctor
 
 _MARKS = {Verdict.OK: " ok ", Verdict.WARN: "WARN", Verdict.FAIL: "FAIL", Verdict.SKIP: " -- "}
@@ -97,10 +97,10 @@ def _config(
         config = load_table_config(table_file) if table_file else TableConfig.simulated(zones=2)
     except CompanionError as exc:
         fail(str(exc), EX_CONFIG)
-    unknown = sorted(set(zones) - set(config.zone_names))
+    unknown = sorted(set(zones) - set(config.hardware.zone_names))
     if unknown:
         raise click.UsageError(
-            f"no zone {unknown[0]!r}; this table has {', '.join(config.zone_names)}"
+            f"no zone {unknown[0]!r}; this table has {', '.join(config.hardware.zone_names)}"
         )
     return config
 

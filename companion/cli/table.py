@@ -13,12 +13,12 @@ from companion.cli.addresses import say_where
 from companion.cli.common import EX_CONFIG, fail
 from companion.cli.control import say_how_to_control
 from companion.errors import CompanionError, StoreError
-from companion.hardware.config import TableConfig, load_table_config
 from companion.hardware.feedback import open_feedback
 from companion.league.shipper import Shipper
 from companion.storage.serving import clear_serving, write_serving
 from companion.storage.store import EventStore
 from companion.storage.tokens import TokenFile, token_path
+from companion.table.config import TableConfig, load_table_config
 from companion.table.games import game_header
 from companion.table.live import LiveGame
 from companion.table.service import Change, TableService
@@ -79,11 +79,11 @@ def open_table(config: TableConfig, db: str | None) -> TableService:
             f"the games database was updated; its copy from before: {store.migration_backup}"
         )
     try:
-        feedback = open_feedback(config)
+        feedback = open_feedback(config.hardware)
         live = resume_latest(store, catalogue)
         return TableService(
             live,
-            config.readers,
+            config.hardware.readers,
             clock=time.monotonic,
             feedback=feedback,
             store=store,

@@ -13,7 +13,7 @@
   few seconds); the game's LEDs come back when pairing ends. :meth:`Feedback.paired`: the code
   once more, the hold let that tablet in.
 
-Pins come from a :class:`~companion.hardware.pinmap.PinMap` (a table config's ``pins``).
+Pins come from a :class:`~companion.hardware.pinmap.PinMap` (a table's hardware ``pins``).
 The gpiozero pin factory is injectable: ``None`` uses gpiozero's default (lgpio on a Pi), tests pass
 ``MockFactory(pin_class=MockPWMPin)``. :class:`NullFeedback` does nothing, for a machine
 without GPIO; :func:`open_feedback` picks it when no pins are configured.
@@ -29,7 +29,7 @@ from typing import Any, Literal, Protocol
 from gpiozero import LED, Button, Buzzer, GPIOZeroError
 
 from companion.errors import CompanionError
-from companion.hardware.config import TableConfig
+from companion.hardware.config import HardwareConfig
 from companion.hardware.pinmap import PinMap
 
 __all__ = [
@@ -208,7 +208,7 @@ class Feedback:
             ) from exc
 
     @classmethod
-    def from_config(cls, config: TableConfig, *, pin_factory: Any = None) -> Feedback:
+    def from_config(cls, config: HardwareConfig, *, pin_factory: Any = None) -> Feedback:
         return cls(config.pins, pin_factory=pin_factory)
 
     @property
@@ -370,13 +370,13 @@ class Feedback:
             self._states.clear()
 
 
-def open_feedback(source: TableConfig | PinMap, *, pin_factory: Any = None) -> TableFeedback:
-    """:class:`Feedback` for the pins of a table config or pin map, or :class:`NullFeedback`
-    when it has none.
+def open_feedback(source: HardwareConfig | PinMap, *, pin_factory: Any = None) -> TableFeedback:
+    """:class:`Feedback` for the pins of a table's hardware or a pin map, or
+    :class:`NullFeedback` when it has none.
 
     :raises FeedbackError: when pins are configured but gpiozero cannot set them up.
     """
-    pins = source.pins if isinstance(source, TableConfig) else source
+    pins = source.pins if isinstance(source, HardwareConfig) else source
     if pins.is_empty:
         return NullFeedback()
     return Feedback(pins, pin_factory=pin_factory)

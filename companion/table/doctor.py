@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any
 
 from companion.hardware.checkup import Check, Verdict, ok, skipped
-from companion.hardware.config import TableConfig
 from companion.hardware.devices import groups_check
 from companion.hardware.doctor import ReaderOptions, check_reader
 from companion.hardware.host_checks import (
@@ -32,6 +31,7 @@ from companion.hardware.readers.registry import ReaderContext
 from companion.hardware.readers.sim_table import SimulatedTable
 from companion.hardware.readers.trial import Move, Prompt
 from companion.storage.writable import probe_store
+from companion.table.config import TableConfig
 
 __all__ = ["DoctorOptions", "DoctorReport", "run_doctor", "simulated_prompt"]
 
@@ -76,7 +76,7 @@ def run_doctor(config: TableConfig, options: DoctorOptions) -> DoctorReport:
     """Every check, in the order a person fixes things: readers first, then the table."""
     checks: list[Check] = []
     port = config.port if options.port is None else options.port
-    zones = [z for z in config.zones if not options.zones or z.name in options.zones]
+    zones = [z for z in config.hardware.zones if not options.zones or z.name in options.zones]
     if port and table_running(config.bind, port):  # its readers are busy: leave them be
         checks.append(running_check(port))
         checks += [skipped(z.name, "reader", "the table is running") for z in zones]
@@ -89,7 +89,7 @@ def run_doctor(config: TableConfig, options: DoctorOptions) -> DoctorReport:
     finally:
         context.close()
     checks.append(groups_check(options.readers.system, _groups_needed(config)))
-    checks.append(gpio_check(config.pins, options.pin_factory))
+    checks.append(gpio_check(config.hardware.pins, options.pin_factory))
     checks.append(store_check(Path(options.db or config.db)))
     checks.append(port_check(config.bind, port))
     checks.append(name_check(config.bind, options.resolver))
@@ -99,9 +99,9 @@ def run_doctor(config: TableConfig, options: DoctorOptions) -> DoctorReport:
 def _groups_needed(config: TableConfig) -> set[str]:
     """``dialout`` for serial readers, ``gpio`` for pins."""
     needed = set()
-    if any(spec.startswith(("nfc:tty:", "serial:")) for spec in config.readers.values()):
+    if any(spec.startswith(("nfc:tty:", "serial:")) for spec in config.hardware.readers.values()):
         needed.add("dialout")
-    if not config.pins.is_empty:
+    if not config.hardware.pins.is_empty:
         needed.add("gpio")
     return needed
 

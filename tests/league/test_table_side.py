@@ -13,8 +13,9 @@ from flask.testing import FlaskClient
 from companion.catalogue.cards import Catalogue
 from companion.cli.main import main
 from companion.cli.table import open_table
-from companion.hardware.config import ConfigError, LeagueConfig, load_table_config
+from companion.hardware.config import ConfigError
 from companion.storage.store import EventStore
+from companion.table.config import LeagueConfig, load_table_config
 from companion.table.service import TableService
 from tests.conftest import AUTH
 from tests.league.games import push
