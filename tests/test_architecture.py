@@ -40,6 +40,9 @@ knows the dashboard; hardware knows tags and zones, never cards or rules."""
 IO_MODULES = ("sqlite3", "sqlite_utils", "nfc", "serial", "flask", "gpiozero", "socket", "zeroconf")
 """What the pure core never imports."""
 
+WEB_MODULES = ("flask", "werkzeug", "waitress", "http", "urllib", "zeroconf", "ifaddr")
+"""What hardware never imports: it knows tags, zones and pins, not the dashboard or the LAN."""
+
 MAX_MODULE_LINES = 400
 MAX_FUNCTION_LINES = 60
 
@@ -171,6 +174,17 @@ def test_the_core_does_no_io() -> None:
             continue
         for target in imports_of(name, path):
             if target.split(".")[0] in IO_MODULES:
+                wrong.append(f"{name} -> {target}")
+    assert wrong == []
+
+
+def test_hardware_knows_nothing_of_the_web() -> None:
+    wrong = []
+    for name, path in modules():
+        if layer_of(name) != "hardware":
+            continue
+        for target in imports_of(name, path):
+            if target.split(".")[0] in WEB_MODULES:
                 wrong.append(f"{name} -> {target}")
     assert wrong == []
 

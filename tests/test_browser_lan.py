@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from companion.hardware.network import lan_address
+from companion.table.network import lan_address
 from companion.web import mdns
 from companion.web.server import Dashboard
 from tests.browser import TOKEN, LiveTable

@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from companion.cli.main import main
-from companion.hardware.host_checks import table_running
+from companion.table.network_checks import table_running
 from companion.table.service import TableService
 from companion.web.server import Dashboard
 from tests.conftest import TOKEN

@@ -15,11 +15,12 @@ from gpiozero import LED
 from companion.hardware.checkup import Limits, Series, Verdict
 from companion.hardware.devices import FTDI_RULE, System, device_checks, groups_check, tty_device
 from companion.hardware.expected import BRIDGE, FTDI, PL011, expected_for
-from companion.hardware.host_checks import gpio_check, name_check, port_check
+from companion.hardware.host_checks import gpio_check
 from companion.hardware.pinmap import PinMap
 from companion.storage.store import EventStore
 from companion.storage.writable import probe_store
 from companion.table.doctor import store_check
+from companion.table.network_checks import name_check, port_check
 
 
 def a_bridge(tmp_path: Path, driver: str, latency: int | None = None) -> System:

@@ -15,8 +15,8 @@ from click.testing import CliRunner
 from companion.cli import addresses, demo
 from companion.cli.install import _check_config
 from companion.cli.main import main
-from companion.hardware import network
-from companion.hardware.network import TableAddress, table_address
+from companion.table import network
+from companion.table.network import TableAddress, table_address
 from companion.web import mdns
 
 TABLE = '[table]\nbind = "0.0.0.0"\nport = {port}\n[zones.base-1]\nreader = "sim:"\n'

@@ -13,10 +13,10 @@ from dataclasses import replace
 import pytest
 
 from companion.catalogue.cards import Catalogue
-from companion.hardware.network import TableAddress
 from companion.storage.store import EventStore
 from companion.table.demo import DemoPlayer, demo_header
 from companion.table.live import LiveGame
+from companion.table.network import TableAddress
 from companion.table.service import TableService
 from companion.web import mdns
 from companion.web.server import Dashboard

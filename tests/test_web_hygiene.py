@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator
 import pytest
 from flask.testing import FlaskClient
 
-from companion.hardware.network import interface_addresses, local_name, table_address
+from companion.table.network import interface_addresses, local_name, table_address
 from companion.table.service import TableService
 from companion.web.accesslog import AccessLog, redact
 from companion.web.hygiene import requested_host

@@ -1,12 +1,12 @@
 """Saying where the dashboard is: the addresses and QR codes ``serve``, ``demo`` and ``token``
-print, all from :func:`companion.hardware.network.table_address` (one source for the name)."""
+print, all from :func:`companion.table.network.table_address` (one source for the name)."""
 
 from __future__ import annotations
 
 import click
 import segno
 
-from companion.hardware.network import TableAddress
+from companion.table.network import TableAddress
 
 
 def say_where(address: TableAddress) -> None:

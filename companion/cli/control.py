@@ -16,12 +16,12 @@ import click
 from companion.cli.addresses import say_token
 from companion.cli.common import fail
 from companion.errors import CompanionError
-from companion.hardware.network import TableAddress, table_address
 from companion.install.layout import TABLE_CONFIG
 from companion.storage.serving import read_serving
 from companion.storage.store import EventStore
 from companion.storage.tokens import load_or_create_token, token_path, write_new_token
 from companion.table.config import TableConfig, load_table_config
+from companion.table.network import TableAddress, table_address
 from companion.tape.english import plural
 
 #: where the installed service's config lives (``companion install``)

@@ -10,13 +10,13 @@ import click
 
 from companion.cli.common import fail
 from companion.errors import CompanionError
-from companion.hardware.network import table_address
 from companion.install.apply import Installer
 from companion.install.layout import DISTRIBUTION, TABLE_CONFIG
 from companion.install.package import from_distribution, from_wheel
 from companion.install.plan import plan_install
 from companion.install.steps import InstallError, Outcome, PackageSource
 from companion.table.config import load_table_config
+from companion.table.network import table_address
 
 
 @click.command()

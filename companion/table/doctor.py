@@ -17,21 +17,21 @@ from typing import Any
 from companion.hardware.checkup import Check, Verdict, ok, skipped
 from companion.hardware.devices import groups_check
 from companion.hardware.doctor import ReaderOptions, check_reader
-from companion.hardware.host_checks import (
-    SUBJECT,
-    Resolver,
-    gpio_check,
-    name_check,
-    port_check,
-    running_check,
-    table_running,
-)
+from companion.hardware.host_checks import gpio_check
 from companion.hardware.readers.ntag_sim import NtagCard
 from companion.hardware.readers.registry import ReaderContext
 from companion.hardware.readers.sim_table import SimulatedTable
 from companion.hardware.readers.trial import Move, Prompt
 from companion.storage.writable import probe_store
 from companion.table.config import TableConfig
+from companion.table.network_checks import (
+    SUBJECT,
+    Resolver,
+    name_check,
+    port_check,
+    running_check,
+    table_running,
+)
 
 __all__ = ["DoctorOptions", "DoctorReport", "run_doctor", "simulated_prompt"]
 

@@ -11,9 +11,9 @@ from typing import Any
 
 from flask import Flask
 
-from companion.hardware.network import table_address
 from companion.storage.tokens import TokenFile
 from companion.table.demo import DemoPlayer
+from companion.table.network import table_address
 from companion.table.service import TableService
 from companion.web import (
     api,
@@ -45,7 +45,7 @@ DEFAULTS: dict[str, Any] = {
     #: players' phones, a TV, and streams of tablets that went away not yet noticed (the load
     #: test holds 20)
     "MAX_STREAMS": 24,
-    #: the host names requests may carry (the Dashboard sets its own: hardware.network)
+    #: the host names requests may carry (the Dashboard sets its own: table.network)
     "ALLOWED_HOSTS": table_address("127.0.0.1", 0).served_names(),
 }
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from zeroconf import ServiceInfo, Zeroconf
 
-from companion.hardware.network import TableAddress
+from companion.table.network import TableAddress
 
 log = logging.getLogger(__name__)
 SERVICE_TYPE = "_http._tcp.local."

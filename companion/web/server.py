@@ -24,9 +24,9 @@ from typing import Any
 from waitress import wasyncore
 from waitress.server import create_server
 
-from companion.hardware.network import table_address
 from companion.storage.tokens import TokenFile
 from companion.table.demo import DemoPlayer
+from companion.table.network import table_address
 from companion.table.service import TableService
 from companion.web.accesslog import AccessLog
 from companion.web.app import DEFAULTS, create_app
