@@ -13,6 +13,7 @@ from companion.hardware.config import HardwareConfig
 from companion.hardware.feedback import (
     Feedback,
     FeedbackError,
+    FeedbackView,
     NullFeedback,
     led_states,
     open_feedback,
@@ -34,14 +35,11 @@ def feedback(factory: Any) -> Iterator[Feedback]:
     feedback.close()
 
 
-def document(
+def view(
     ready: tuple[str, ...] = (), prompts: tuple[str | None, ...] = (), winner: str | None = None
-) -> dict[str, Any]:
-    return {
-        "bases": [{"zone": f"base-{n}", "ready": f"base-{n}" in ready} for n in (1, 2, 3)],
-        "prompts": [{"id": n, "zone": zone} for n, zone in enumerate(prompts)],
-        "winner": winner,
-    }
+) -> FeedbackView:
+    waiting = frozenset(zone for zone in prompts if zone is not None)
+    return FeedbackView(frozenset(ready), waiting, won=winner is not None)
 
 
 def wait_for(condition: Callable[[], bool], timeout: float = 2.0) -> None:
@@ -64,34 +62,33 @@ def switched_on(factory: Any, pin: int) -> int:
 
 def test_led_states_is_pure_and_blinking_wins() -> None:
     zones = ("base-1", "base-2", "base-3")
-    assert led_states(document(), zones) == dict.fromkeys(zones, "off")
-    wanted = led_states(document(ready=("base-1", "base-2"), prompts=("base-2", None)), zones)
+    assert led_states(view(), zones) == dict.fromkeys(zones, "off")
+    wanted = led_states(view(ready=("base-1", "base-2"), prompts=("base-2", None)), zones)
     assert wanted == {"base-1": "on", "base-2": "blink", "base-3": "off"}
-    assert set(led_states(document(winner="Ann"), zones).values()) == {"on"}
-    assert led_states({}, zones) == dict.fromkeys(zones, "off")
+    assert set(led_states(view(winner="Ann"), zones).values()) == {"on"}
 
 
 def test_led_lit_while_ready(feedback: Feedback, factory: Any) -> None:
-    feedback.show(document(ready=("base-2",)))
+    feedback.show(view(ready=("base-2",)))
     assert factory.pin(27).state
     assert not factory.pin(17).state and not factory.pin(22).state
-    feedback.show(document())
+    feedback.show(view())
     assert not factory.pin(27).state
     assert states(factory, 27) == [False, True, False]
 
 
 def test_pins_change_only_when_the_wanted_state_changes(feedback: Feedback, factory: Any) -> None:
     for _ in range(3):
-        feedback.show(document(ready=("base-1",)))
+        feedback.show(view(ready=("base-1",)))
     assert states(factory, 17) == [False, True]
     assert states(factory, 27) == [False]
 
 
 def test_led_blinks_while_a_prompt_waits(feedback: Feedback, factory: Any) -> None:
-    feedback.show(document(ready=("base-3",), prompts=("base-3",)))
+    feedback.show(view(ready=("base-3",), prompts=("base-3",)))
     assert feedback.current_leds == {"base-1": "off", "base-2": "off", "base-3": "blink"}
     wait_for(lambda: switched_on(factory, 22) >= 3)
-    feedback.show(document(ready=("base-3",)))
+    feedback.show(view(ready=("base-3",)))
     assert feedback.current_leds["base-3"] == "on"
     assert factory.pin(22).state
     factory.pin(22).clear_states()
@@ -100,18 +97,18 @@ def test_led_blinks_while_a_prompt_waits(feedback: Feedback, factory: Any) -> No
 
 
 def test_winner_lights_everything_and_plays_once(feedback: Feedback, factory: Any) -> None:
-    feedback.show(document())
-    feedback.show(document(winner="Ann"))
+    feedback.show(view())
+    feedback.show(view(winner="Ann"))
     assert all(factory.pin(pin).state for pin in (17, 27, 22))
     wait_for(lambda: switched_on(factory, 18) == 3 and not factory.pin(18).state)
     factory.pin(18).clear_states()
-    feedback.show(document(winner="Ann"))
+    feedback.show(view(winner="Ann"))
     time.sleep(0.05)
     assert states(factory, 18) == [False]
 
 
 def test_no_fanfare_for_a_game_already_won_at_start(feedback: Feedback, factory: Any) -> None:
-    feedback.show(document(winner="Ann"))
+    feedback.show(view(winner="Ann"))
     time.sleep(0.05)
     assert states(factory, 18) == [False]
 
@@ -171,7 +168,7 @@ def test_button_without_callback_or_failing_callback(
 
 def test_close_releases_pins(factory: Any) -> None:
     feedback = Feedback(PINS, pin_factory=factory)
-    feedback.show(document(prompts=("base-1",)))
+    feedback.show(view(prompts=("base-1",)))
     with pytest.raises(GPIOPinInUse):
         LED(17, pin_factory=factory)
     feedback.close()
@@ -181,7 +178,7 @@ def test_close_releases_pins(factory: Any) -> None:
     for led in leds:
         led.close()
     feedback.accepted()  # after close: harmless no-ops
-    feedback.show(document(ready=("base-1",)))
+    feedback.show(view(ready=("base-1",)))
 
 
 def test_pin_in_use_is_a_feedback_error_and_releases_the_rest(factory: Any) -> None:
@@ -195,7 +192,7 @@ def test_pin_in_use_is_a_feedback_error_and_releases_the_rest(factory: Any) -> N
 def test_only_configured_roles_get_devices(factory: Any) -> None:
     feedback = Feedback(build_pin_map("t", {"base-1": 17}, None, {}), pin_factory=factory)
     feedback.accepted()  # no buzzer: nothing to do
-    feedback.show(document(ready=("base-1", "base-2")))
+    feedback.show(view(ready=("base-1", "base-2")))
     assert feedback.current_leds == {"base-1": "on"}
     feedback.close()
 
@@ -208,9 +205,9 @@ def test_null_feedback_does_nothing() -> None:
     null.on_end_turn = lambda: pressed.append("end-turn")
     for call in (null.accepted, null.ignored, null.failed, lambda: null.pairing(True)):
         assert call() is None
-    null.show(document(ready=("base-1",)))
+    null.show(view(ready=("base-1",)))
     null.close()
-    null.show(document(ready=("base-1",)))  # after close too: the table may still announce
+    null.show(view(ready=("base-1",)))  # after close too: the table may still announce
     assert pressed == []
     assert null.buttons == frozenset()
     assert not [value for value in vars(null).values() if isinstance(value, Device)]
@@ -222,18 +219,18 @@ def test_open_feedback_picks_by_pins(factory: Any) -> None:
     config = load_table_config(EXAMPLE).hardware
     real = open_feedback(config, pin_factory=factory)
     assert isinstance(real, Feedback)
-    real.show(document(ready=("base-1",)))
+    real.show(view(ready=("base-1",)))
     assert factory.pin(17).state
     real.close()
     Feedback.from_config(config, pin_factory=factory).close()
 
 
 def test_pairing_blinks_every_led_then_the_game_shows_again(feedback: Feedback) -> None:
-    feedback.show(document(ready=("base-1",)))
+    feedback.show(view(ready=("base-1",)))
     assert feedback.current_leds == {"base-1": "on", "base-2": "off", "base-3": "off"}
     feedback.pairing(True)
     assert set(feedback.current_leds.values()) == {"pairing"}
-    feedback.show(document(ready=("base-2",), prompts=("base-3",)))  # the game goes on meanwhile
+    feedback.show(view(ready=("base-2",), prompts=("base-3",)))  # the game goes on meanwhile
     assert set(feedback.current_leds.values()) == {"pairing"}
     feedback.pairing(False)
     assert feedback.current_leds == {"base-1": "off", "base-2": "on", "base-3": "blink"}

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
 
 from companion.catalogue.cards import Catalogue
 from companion.errors import Rejected
+from companion.hardware.feedback import FeedbackView
 from companion.hardware.readers.base import TagRead
 from companion.hardware.readers.mock import MockReader
 from companion.storage.store import EventStore
@@ -41,7 +42,7 @@ class Recorder:
     def failed(self) -> None:
         self.sounds.append("failed")
 
-    def show(self, document: Mapping[str, Any]) -> None:
+    def show(self, view: FeedbackView) -> None:
         self.shown += 1
 
     def pairing(self, waiting: bool, code: tuple[int, ...] = ()) -> None:

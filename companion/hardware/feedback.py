@@ -1,7 +1,9 @@
 """Feedback at the table through gpiozero: zone LEDs, a buzzer and two buttons.
 
 * a zone's LED is lit while its base is ready to score, and blinks while a prompt waits at that
-  zone (blinking wins); once the game has a winner every LED is lit;
+  zone (blinking wins); once the game has a winner every LED is lit. What the game is, the
+  table tells it as a :class:`FeedbackView` (which zones, whether won): hardware never reads
+  a state document;
 * the buzzer beeps once for an accepted tap (:meth:`Feedback.accepted`), twice for an ignored or
   ambiguous one (:meth:`Feedback.ignored`), one long beep when a tap could not be stored
   (:meth:`Feedback.failed`), and three long beeps when the game is won;
@@ -24,6 +26,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
 from gpiozero import LED, Button, Buzzer, GPIOZeroError
@@ -35,6 +38,7 @@ from companion.hardware.pinmap import PinMap
 __all__ = [
     "Feedback",
     "FeedbackError",
+    "FeedbackView",
     "LedShown",
     "LedState",
     "NullFeedback",
@@ -57,6 +61,18 @@ class FeedbackError(CompanionError, OSError):
     """The GPIO devices cannot be set up (no pin factory on this machine, a pin in use)."""
 
 
+@dataclass(frozen=True, slots=True)
+class FeedbackView:
+    """What the lights and the buzzer show of the game (the table builds it from the state)."""
+
+    ready: frozenset[str] = frozenset()
+    """The zones whose base is ready to score."""
+    waiting: frozenset[str] = frozenset()
+    """The zones where a prompt waits for the players."""
+    won: bool = False
+    """Whether the game has a winner."""
+
+
 class TableFeedback(Protocol):
     """What the rest of the companion uses: :class:`Feedback` or :class:`NullFeedback`."""
 
@@ -69,7 +85,7 @@ class TableFeedback(Protocol):
     def accepted(self) -> None: ...
     def ignored(self) -> None: ...
     def failed(self) -> None: ...
-    def show(self, document: Mapping[str, Any]) -> None: ...
+    def show(self, view: FeedbackView) -> None: ...
     def pairing(self, waiting: bool, code: tuple[int, ...] = ()) -> None: ...
     def paired(self) -> None: ...
     def close(self) -> None: ...
@@ -94,16 +110,13 @@ class _Button(Protocol):
     def close(self) -> None: ...
 
 
-def led_states(document: Mapping[str, Any], zones: Iterable[str]) -> dict[str, LedState]:
-    """The wanted LED state of each of ``zones`` for a state document (pure)."""
-    game_over = document.get("winner") is not None
-    ready = {base.get("zone") for base in document.get("bases", ()) if base.get("ready")}
-    waiting = {prompt.get("zone") for prompt in document.get("prompts", ())}
+def led_states(view: FeedbackView, zones: Iterable[str]) -> dict[str, LedState]:
+    """The wanted LED state of each of ``zones`` for what the game shows (pure)."""
     states: dict[str, LedState] = {}
     for zone in zones:
-        if zone in waiting:
+        if zone in view.waiting:
             states[zone] = "blink"
-        elif zone in ready or game_over:
+        elif zone in view.ready or view.won:
             states[zone] = "on"
         else:
             states[zone] = "off"
@@ -131,7 +144,7 @@ class NullFeedback:
     def failed(self) -> None:
         """Nothing to beep."""
 
-    def show(self, document: Mapping[str, Any]) -> None:
+    def show(self, view: FeedbackView) -> None:
         """Nothing to light."""
 
     def pairing(self, waiting: bool, code: tuple[int, ...] = ()) -> None:
@@ -175,14 +188,14 @@ class Feedback:
         self._buzzer: _Buzzer | None = None
         self._buttons: dict[str, _Button] = {}
         self._states: dict[str, LedShown] = {}
-        self._winner: object = None
+        self._won = False
         self._shown = False
         self._pairing = False
         self._code: tuple[int, ...] = ()
         self._code_stop = threading.Event()
         self._hold_taken = False
         self._hold_lock = threading.Lock()
-        self._document: Mapping[str, Any] = {}
+        self._view = FeedbackView()
         try:
             for zone, pin in pins.leds:
                 self._leds[zone] = LED(pin, pin_factory=pin_factory)
@@ -274,16 +287,15 @@ class Feedback:
         """Three long beeps: the game has a winner."""
         self._beep(self.beep_time * 5, self.beep_time * 2, 3)
 
-    def show(self, document: Mapping[str, Any]) -> None:
-        """Set the zone LEDs from a state document; pins change only when a wanted state does.
-        The first document with a winner after another one without plays :meth:`won`."""
-        winner = document.get("winner")
+    def show(self, view: FeedbackView) -> None:
+        """Set the zone LEDs from what the game shows; pins change only when a wanted state
+        does. The first view of a won game after one that was not plays :meth:`won`."""
         with self._lock:
-            just_won = self._shown and winner is not None and self._winner is None
-            self._shown, self._winner = True, winner
-            self._document = document
+            just_won = self._shown and view.won and not self._won
+            self._shown, self._won = True, view.won
+            self._view = view
             if not self._pairing:
-                self._light(led_states(document, self._leds))
+                self._light(led_states(view, self._leds))
         if just_won:
             self.won()
 
@@ -309,7 +321,7 @@ class Feedback:
                         daemon=True,
                     ).start()
             else:
-                self._light(led_states(self._document, self._leds))
+                self._light(led_states(self._view, self._leds))
 
     def paired(self) -> None:
         """The last code once more: the hold let the tablet showing it in."""

@@ -32,6 +32,7 @@ from companion.hardware.readers.registry import ReaderContext, open_reader
 from companion.hardware.readers.taps import Tap, TapFilter
 from companion.storage.store import EventStore
 from companion.table.enrol import BulkEnrolment, EnrolError, deck_order
+from companion.table.feedback_view import feedback_view
 from companion.table.live import LiveGame
 from companion.table.pairing import Pairing
 from companion.table.pipeline import Pipeline, Work
@@ -137,7 +138,7 @@ class TableService(Pipeline):
         self._worker.start()
         for reader in self.readers.values():
             reader.start()
-        self.feedback.show(self.document() or {})
+        self.feedback.show(feedback_view(self.document()))
 
     def stop(self) -> None:
         for reader in self.readers.values():
@@ -349,7 +350,7 @@ class TableService(Pipeline):
         """Tell the LEDs and every listener; one that fails is logged, never passed on (the
         line is stored: the caller must hear that it was)."""
         try:
-            self.feedback.show(self.document() or {})
+            self.feedback.show(feedback_view(self.document()))
         except Exception:
             log.exception("the table's lights could not show the new state")
         self._tell(Change(self.version, outcome.events, outcome.changed))
