@@ -12,6 +12,7 @@ from companion.catalogue.cards import Catalogue
 from companion.hardware.feedback import FeedbackView, led_states
 from companion.table.feedback_view import feedback_view
 from companion.tape.examples import EXAMPLES, example_tape
+from companion.tape.limits import check_line
 from companion.tape.lines import parse_header, read_lines
 from companion.tracker.document import state_document
 from companion.tracker.game import Game
@@ -23,7 +24,7 @@ def documents(name: str, catalogue: Catalogue) -> list[dict[str, Any]]:
     game = Game(parse_header(lines[0].event, catalogue), catalogue)
     seen = []
     for line in lines[1:]:
-        game.apply(line.event)
+        game.apply(check_line(line.event))
         seen.append(dict(state_document(game.state, game.catalogue)))
     return seen
 

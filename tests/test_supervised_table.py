@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 import pytest
@@ -15,6 +15,7 @@ from sqlite_utils import Database
 
 from companion.catalogue.cards import Catalogue
 from companion.errors import StoreError
+from companion.hardware.feedback import FeedbackView
 from companion.hardware.readers.base import TagRead
 from companion.hardware.readers.taps import Output, TapFilter
 from companion.storage.log import GameLog
@@ -215,7 +216,7 @@ def test_a_failing_listener_or_light_does_not_fail_a_stored_line(
     def broken(change: Change) -> None:
         raise RuntimeError("a listener with a bug")
 
-    def dark(document: Mapping[str, Any]) -> None:
+    def dark(view: FeedbackView) -> None:
         raise OSError("GPIO gone")
 
     service.listen(broken)
