@@ -39,15 +39,15 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from companion.hardware import config as hardware
-from companion.hardware.config import ConfigError, HardwareConfig, section
+from companion.hardware.config import SECTIONS as HARDWARE_SECTIONS
+from companion.hardware.config import ConfigError, HardwareConfig, hardware_config, section
 from companion.hardware.tomlfile import read_toml
 
 __all__ = ["LeagueConfig", "TableConfig", "load_table_config"]
 
 _TABLE_KEYS: dict[str, type] = {"name": str, "db": str, "bind": str, "port": int}
 _TABLE_DEFAULTS = {"name": "Smash Up table", "db": "companion.db", "bind": "127.0.0.1"}
-_SECTIONS = ("table", *hardware.SECTIONS, "league")
+_SECTIONS = ("table", *HARDWARE_SECTIONS, "league")
 _LEAGUE_KEYS = ("url", "table_key", "settle_s")
 
 
@@ -90,7 +90,7 @@ def load_table_config(path: str | Path) -> TableConfig:
     where = str(path)
     document = read_toml(path, "table config", _SECTIONS, ConfigError)
     name, db, bind, port = _table_values(section(document, "table", where), where)
-    devices = hardware.hardware_config(document, where)
+    devices = hardware_config(document, where)
     league = _league(section(document, "league", where), where)
     return TableConfig(devices, name, db, bind, port, where, league)
 
