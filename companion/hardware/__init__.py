@@ -1,1 +1,1 @@
-"""The table's hardware: NFC readers, the tap filter, GPIO feedback, pin map, table config."""
+"""The table's hardware: NFC readers, the tap filter, GPIO feedback, pin map, devices' config."""

@@ -1,1 +1,1 @@
-"""Storage: the SQLite event store, a live game in front of it, game history."""
+"""Storage: the SQLite event store (games, logs, bindings, outbox, tablets) and game history."""

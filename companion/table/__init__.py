@@ -1,1 +1,2 @@
-"""The running table: readers, tap filter, tracker and store wired together; enrolment."""
+"""The running table: readers, tap filter, live game and store wired together; its config file,
+its name on the LAN, enrolment."""
