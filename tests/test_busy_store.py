@@ -30,7 +30,7 @@ from companion.table.virtual import VirtualTable
 from companion.web.accesslog import log as access_log
 from companion.web.app import TOKEN_HEADER
 from tests.browser import TOKEN, LiveTable
-from tests.test_service import eventually
+from tests.waiting import eventually
 
 HELD = 10.0  #: seconds the other program holds the write lock
 BOUND = 0.1  #: seconds within which the server answers every look at the state
@@ -121,7 +121,7 @@ def held_through(table: LiveTable, catalogue: Catalogue, caplog: pytest.LogCaptu
         snapshot = service.store_snapshot()
         return snapshot.state == "ok" and snapshot.waiting == 0 and service.version == 6
 
-    eventually(all_stored, timeout=10)
+    eventually(all_stored, timeout=10, what="the worker thread storing the six taps once busy ends")
     lines = table.store.lines(table.live.game_id)[stored_before:]
     assert [line["tap"] for line in lines] == minions  # each once, in order
     _, _, answer = request(table.port, "GET", "/api/state")
