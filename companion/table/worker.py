@@ -160,7 +160,7 @@ class Worker:
 
         :raises RuntimeError: the worker runs on its own thread (one worker at a time).
         """
-        if self._thread is not None and self._thread.is_alive():
+        if self.alive:
             raise RuntimeError("the table's worker runs on its own thread: it cannot be stepped")
         self._working_in = threading.get_ident()
         try:
@@ -170,6 +170,11 @@ class Worker:
                 self._idle()
         finally:
             self._working_in = None
+
+    @property
+    def alive(self) -> bool:
+        """Whether the worker thread runs (a stepped worker has none)."""
+        return self._thread is not None and self._thread.is_alive()
 
     def in_worker(self) -> bool:
         """Whether the caller is the worker, doing its work (then a line comes from a read)."""
