@@ -13,11 +13,13 @@ from collections.abc import Callable
 POLL = 0.005  #: seconds between looks
 
 
-def eventually(condition: Callable[[], object], *, timeout: float = 3.0, what: str) -> None:
-    """Return once ``condition()`` is true; fail after ``timeout`` seconds saying ``what`` was
-    waited for (and how long)."""
+def eventually(
+    condition: Callable[[], object], *, timeout: float = 3.0, what: str, every: float = POLL
+) -> None:
+    """Return once ``condition()`` is true, looking every ``every`` seconds; fail after
+    ``timeout`` seconds saying ``what`` was waited for (and how long)."""
     deadline = time.monotonic() + timeout
     while not condition():
         if time.monotonic() > deadline:
             raise AssertionError(f"waited {timeout:g} s for {what}: it did not happen")
-        time.sleep(POLL)
+        time.sleep(every)
