@@ -219,6 +219,49 @@ def test_functions_are_small() -> None:
     assert long == []
 
 
+HOOK_BASES_BEING_COMPOSED = {"companion.storage.records.Connected._locked"}
+"""Hooks whose removal is under way elsewhere (issue 26: the store's parts become composed
+attributes); an entry here that no longer exists is harmless, and goes with it."""
+
+
+def _fills_nothing(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """Whether the body (after a docstring) is only ``raise NotImplementedError``."""
+    body = function.body
+    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+        body = body[1:]
+    if len(body) != 1 or not isinstance(body[0], ast.Raise) or body[0].exc is None:
+        return False
+    raised = body[0].exc.func if isinstance(body[0].exc, ast.Call) else body[0].exc
+    return isinstance(raised, ast.Name) and raised.id == "NotImplementedError"
+
+
+def _is_abstract(node: ast.ClassDef) -> bool:
+    bases = {getattr(base, "id", getattr(base, "attr", None)) for base in node.bases}
+    metaclass = {getattr(k.value, "id", None) for k in node.keywords if k.arg == "metaclass"}
+    return "ABC" in bases or "ABCMeta" in metaclass
+
+
+def test_no_base_class_leaves_methods_for_a_subclass_to_fill() -> None:
+    """A base class whose methods raise NotImplementedError for its subclass to fill calls back
+    into that subclass: a cycle the import graph cannot see (the table's worker once reached
+    into the service that way). Compose instead: give the part what it needs (a Protocol,
+    callables). Only the hardware's interfaces may be abstract base classes (a reader driver
+    *must* implement ``start``/``stop``, as gpiozero's pin factories)."""
+    found = []
+    for name, path in modules():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.ClassDef):
+                continue
+            if _is_abstract(node) and layer_of(name) != "hardware":
+                found.append(f"{name}.{node.name}")
+            for item in node.body:
+                if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef) and _fills_nothing(
+                    item
+                ):
+                    found.append(f"{name}.{node.name}.{item.name}")
+    assert sorted(set(found) - HOOK_BASES_BEING_COMPOSED) == []
+
+
 @pytest.mark.parametrize("layer", sorted(LAYERS))
 def test_each_layer_has_a_readme(layer: str) -> None:
     folder = PACKAGE / layer
