@@ -134,3 +134,5 @@ def test_an_unknown_tag_gives_a_prompt_not_a_crash(table: TableService) -> None:
         what="the unknown tag's prompt",
     )
     assert table.worker.alive
+    with pytest.raises(RuntimeError, match="own thread"):  # one worker at a time
+        table.step()

@@ -152,7 +152,9 @@ class TableService:
 
     def step(self) -> None:
         """Advance a table started without a worker thread: every read fed or reported so far
-        is handled, then the chores due at the clock (:meth:`Worker.step`)."""
+        is handled, then the chores due at the clock (:meth:`Worker.step`).
+
+        :raises RuntimeError: the table's worker runs on its own thread."""
         self.worker.step()
 
     # The game
@@ -171,7 +173,9 @@ class TableService:
         return live
 
     def submit(self, line: dict[str, Any], *, seen_version: int | None = None) -> Outcome:
-        """Apply, store and announce one line.
+        """Apply, store and announce one line, in the caller's thread (with or without a
+        worker thread: a caller never waits for the worker; reads it has not taken yet come
+        after this line, as they would a moment later).
 
         :raises Rejected: no game, a stale version or a line the game refuses.
         :raises StoreError: not stored (nothing changed); also while taps wait for a failing
