@@ -93,7 +93,25 @@ def test_led_blinks_while_a_prompt_waits(feedback: Feedback, factory: Any) -> No
     assert states(factory, 22) == [True]
 
 
-def test_winner_lights_everything_and_plays_once(feedback: Feedback, factory: Any) -> None:
+def beeps_asked(feedback: Feedback, monkeypatch: pytest.MonkeyPatch) -> list[int | None]:
+    """From now on, the beep counts asked of gpiozero's buzzer (asked at once, in the caller's
+    thread: no beep asked by the time ``show`` returns is no beep at all)."""
+    asked: list[int | None] = []
+    buzzer = feedback._buzzer
+    assert buzzer is not None
+    real = buzzer.beep
+
+    def beep(on: float, off: float, n: int | None, background: bool) -> None:
+        asked.append(n)
+        real(on, off, n, background)
+
+    monkeypatch.setattr(buzzer, "beep", beep)
+    return asked
+
+
+def test_winner_lights_everything_and_plays_once(
+    feedback: Feedback, factory: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     feedback.show(document())
     feedback.show(document(winner="Ann"))
     assert all(factory.pin(pin).state for pin in (17, 27, 22))
@@ -103,15 +121,20 @@ def test_winner_lights_everything_and_plays_once(feedback: Feedback, factory: An
         what="gpiozero playing the fanfare",
     )
     factory.pin(18).clear_states()
+    asked = beeps_asked(feedback, monkeypatch)
     feedback.show(document(winner="Ann"))
-    time.sleep(0.05)
-    assert states(factory, 18) == [False]
+    assert asked == [] and states(factory, 18) == [False]
 
 
-def test_no_fanfare_for_a_game_already_won_at_start(feedback: Feedback, factory: Any) -> None:
+def test_no_fanfare_for_a_game_already_won_at_start(
+    feedback: Feedback, factory: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    asked = beeps_asked(feedback, monkeypatch)
     feedback.show(document(winner="Ann"))
-    time.sleep(0.05)
-    assert states(factory, 18) == [False]
+    assert asked == [] and states(factory, 18) == [False]
+    feedback.show(document())
+    feedback.show(document(winner="Ann"))  # a winner after a game without one: the fanfare
+    assert asked == [3]
 
 
 def test_buzzer_patterns_differ(feedback: Feedback, factory: Any) -> None:
