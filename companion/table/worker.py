@@ -130,6 +130,7 @@ class Worker:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._working_in: int | None = None  #: the thread doing the work now
+        self._stepping = threading.Lock()  #: steps from two threads take turns
         #: the last taps' stage times, oldest first
         self.timings: deque[TapTiming] = deque(maxlen=TIMINGS_KEPT)
 
@@ -162,14 +163,15 @@ class Worker:
         """
         if self.alive:
             raise RuntimeError("the table's worker runs on its own thread: it cannot be stepped")
-        self._working_in = threading.get_ident()
-        try:
-            self._take(0.0)
-            self._work_through()
-            if not self._waiting:
-                self._idle()
-        finally:
-            self._working_in = None
+        with self._stepping:
+            self._working_in = threading.get_ident()
+            try:
+                self._take(0.0)
+                self._work_through()
+                if not self._waiting:
+                    self._idle()
+            finally:
+                self._working_in = None
 
     @property
     def alive(self) -> bool:
