@@ -107,10 +107,10 @@ def test_enrol_a_faction_by_tapping_on_a_real_nfcpy_reader(
     tmp_path: Path, catalogue: Catalogue
 ) -> None:
     import threading
-    import time
 
     from companion.hardware.readers.ndef_card import decode_card_id
     from companion.hardware.readers.ntag_sim import NtagCard, Simulator
+    from companion.hardware.readers.presence import MISSES_TO_LEAVE
 
     simulator = Simulator()
     antenna = simulator.add_zone("enrol")
@@ -144,9 +144,17 @@ def test_enrol_a_faction_by_tapping_on_a_real_nfcpy_reader(
                 lambda n=n: len(bindings(db)) > n,  # type: ignore[misc]
                 timeout=10,
                 what=f"card {n} enrolled by the command's reader",
+                every=0.02,  # each look opens the store: leave the reader thread its time
             )
+            empty = antenna.empty_polls
             antenna.lift()
-            time.sleep(0.45)  # the reader notices the removal before the next card
+            if n == len(tags) - 1:
+                break  # all enrolled: the command has stopped its reader
+            eventually(  # it has missed the card enough times to report it gone, and polls on
+                lambda empty=empty: antenna.empty_polls > empty + MISSES_TO_LEAVE,  # type: ignore[misc]
+                timeout=5,
+                what="the command's reader noticing the card lifted",
+            )
         command.join(timeout=10)
     finally:
         simulator.close()
