@@ -7,7 +7,7 @@ import os
 import shutil
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -57,6 +57,8 @@ class LiveTable:
         players: dict[str, list[str]] | None = None,
         reader: str = "sim:",
         zone_names: list[str] | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        worker_thread: bool = True,
     ) -> None:
         self.store = EventStore.open(db)
         chosen = players or PLAYERS
@@ -64,7 +66,7 @@ class LiveTable:
         self.live = LiveGame.start(self.store, self.header, catalogue)
         names = zone_names or list(TableConfig.simulated(zones).hardware.readers)
         readers = {zone: reader for zone in names}
-        self.service = TableService(self.live, readers, clock=time.monotonic)
+        self.service = TableService(self.live, readers, clock=clock, worker_thread=worker_thread)
         self.service.start()
         self.port = 0
         self.dashboard: Dashboard | None = None

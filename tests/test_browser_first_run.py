@@ -26,6 +26,7 @@ from companion.table.service import TableService
 from companion.web.server import Dashboard
 from tests.browser import screenshot
 from tests.tapes import start_demo_players_game
+from tests.waiting import eventually
 
 END_TURN = 23
 PINS = build_pin_map("test", {"base-1": 17, "base-2": 27}, 18, {"end-turn": END_TURN, "undo": 24})
@@ -65,10 +66,11 @@ class FirstRun:
     def hold_end_turn(self) -> None:
         """Down until the waiting tablet is let in (gpiozero times the hold), then up."""
         self.factory.pin(END_TURN).drive_low()
-        deadline = time.monotonic() + 5
-        while self.service.pairing.waiting:
-            assert time.monotonic() < deadline, "the hold was not taken"
-            time.sleep(0.01)
+        eventually(
+            lambda: not self.service.pairing.waiting,
+            timeout=5,
+            what="gpiozero's hold timer letting the tablet in",
+        )
         self.factory.pin(END_TURN).drive_high()
 
     def close(self) -> None:

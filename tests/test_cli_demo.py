@@ -8,11 +8,11 @@ import signal
 import socket
 import subprocess
 import sys
-import time
 import urllib.request
 from pathlib import Path
 
 from companion.storage.store import EventStore
+from tests.waiting import eventually
 
 
 def test_demo_serves_a_self_playing_simulated_table_and_stops_on_sigterm(tmp_path: Path) -> None:
@@ -43,12 +43,17 @@ def test_demo_serves_a_self_playing_simulated_table_and_stops_on_sigterm(tmp_pat
         assert state["simulated"] is True and state["demo"] is True
         assert state["state"]["players"][0]["name"] == "Ann"
         first = state["version"]
-        deadline = time.monotonic() + 30
-        while state["version"] == first and time.monotonic() < deadline:
-            time.sleep(0.5)  # the demo game plays itself at human pace
+
+        def version() -> int:
             with urllib.request.urlopen(address + "api/state", timeout=10) as answer:
-                state = json.load(answer)
-        assert state["version"] > first
+                return int(json.load(answer)["version"])
+
+        eventually(  # the demo game plays itself at human pace
+            lambda: version() > first,
+            timeout=30,
+            what="the demo process playing a line",
+            every=0.2,
+        )
         with urllib.request.urlopen(address, timeout=10) as answer:
             page = answer.read().decode()
         assert 'src="/static/js/table.js"' in page

@@ -5,7 +5,6 @@ helping, running away, selling and playing cards against others, answering its o
 from __future__ import annotations
 
 import random
-import time
 from collections import Counter
 from collections.abc import Iterator
 
@@ -17,6 +16,7 @@ from companion.storage.store import EventStore
 from companion.table.demo import DemoPlayer
 from companion.table.live import LiveGame
 from companion.table.service import TableService
+from tests.test_service import Clock
 
 
 @pytest.fixture
@@ -26,7 +26,8 @@ def cthulhu_table(catalogue: Catalogue) -> Iterator[TableService]:
     service = TableService(
         LiveGame.start(store, header, catalogue),
         {zone: "mock:" for zone in header["zones"]},
-        clock=time.monotonic,
+        clock=Clock(),
+        worker_thread=False,
     )
     service.start()
     yield service
@@ -35,15 +36,16 @@ def cthulhu_table(catalogue: Catalogue) -> Iterator[TableService]:
 
 
 def test_the_demo_plays_a_whole_game_to_a_winner(cthulhu_table: TableService) -> None:
-    """Through the table's readers (the virtual table's mock readers), at no pace."""
-    demo = DemoPlayer(
-        cthulhu_table,
-        rng=random.Random(3),
-        sleep=lambda seconds: time.sleep(min(seconds, 0.001)),
-        dwell=0.0,
-        think=(0.0, 0.0),
-        settle=1.0,
-    )
+    """Through the table's readers (the virtual table's mock readers), at its human pace in
+    the table's time: each of its waits moves the table's clock on and steps the table."""
+    clock = cthulhu_table.clock
+    assert isinstance(clock, Clock)
+
+    def wait(seconds: float) -> None:
+        clock.now += seconds
+        cthulhu_table.step()
+
+    demo = DemoPlayer(cthulhu_table, rng=random.Random(3), sleep=wait, clock=clock)
     demo.run()
     document = cthulhu_table.document()
     assert document is not None and document["winners"]

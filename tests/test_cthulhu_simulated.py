@@ -16,7 +16,7 @@ from companion.table.config import TableConfig
 from companion.table.service import TableService
 from companion.web.app import create_app
 from tests.conftest import AUTH, TOKEN
-from tests.test_table_sim import eventually
+from tests.waiting import eventually
 
 
 @pytest.fixture
@@ -57,7 +57,15 @@ def test_the_virtual_table_plays_munchkin_cthulhu(
     assert started.status_code == 201, started.get_json()
     assert {"seat-1", "seat-2", "seat-3", "combat"} <= set(service.readers)
     _place(client, "seat-1", _tag(service, "bowling-pin"))
-    eventually(lambda: service.document()["players"][0]["gear"] == 2)  # type: ignore[index]
+    eventually(
+        lambda: service.document()["players"][0]["gear"] == 2,  # type: ignore[index]
+        timeout=4.0,
+        what="the seat's reader thread and the worker counting the gear",
+    )
     _place(client, "combat", _tag(service, "buggoth"))
-    eventually(lambda: service.document()["combat"] is not None)  # type: ignore[index]
+    eventually(
+        lambda: service.document()["combat"] is not None,  # type: ignore[index]
+        timeout=4.0,
+        what="the combat pad's reader thread and the worker starting the fight",
+    )
     assert service.document()["combat"]["players_strength"] == 1 + 2  # type: ignore[index]

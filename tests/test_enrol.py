@@ -12,6 +12,7 @@ from companion.catalogue.cards import Catalogue
 from companion.cli.main import main
 from companion.storage.store import EventStore
 from companion.table.enrol import BulkEnrolment, EnrolError, deck_order, import_bindings
+from tests.waiting import eventually
 
 
 def test_deck_order_expands_copies_in_printed_order(catalogue: Catalogue) -> None:
@@ -96,14 +97,20 @@ def test_import_checks_everything_first_and_reports_conflicts(
         import_bindings(tmp_path / "junk.json", store, catalogue)
 
 
+def bindings(db: str) -> list[object]:
+    """The bindings stored so far (another connection: the command's store is its own)."""
+    with EventStore.open(db) as store:
+        return list(store.bindings.all())
+
+
 def test_enrol_a_faction_by_tapping_on_a_real_nfcpy_reader(
     tmp_path: Path, catalogue: Catalogue
 ) -> None:
     import threading
-    import time
 
     from companion.hardware.readers.ndef_card import decode_card_id
     from companion.hardware.readers.ntag_sim import NtagCard, Simulator
+    from companion.hardware.readers.presence import MISSES_TO_LEAVE
 
     simulator = Simulator()
     antenna = simulator.add_zone("enrol")
@@ -133,15 +140,21 @@ def test_enrol_a_faction_by_tapping_on_a_real_nfcpy_reader(
     try:
         for n, tag in enumerate(tags):
             antenna.place(tag)
-            deadline = time.monotonic() + 10
-            while True:
-                with EventStore.open(db) as store:
-                    if len(store.bindings.all()) > n:
-                        break
-                assert time.monotonic() < deadline, f"card {n} was not enrolled"
-                time.sleep(0.02)
+            eventually(
+                lambda n=n: len(bindings(db)) > n,  # type: ignore[misc]
+                timeout=10,
+                what=f"card {n} enrolled by the command's reader",
+                every=0.02,  # each look opens the store: leave the reader thread its time
+            )
+            empty = antenna.empty_polls
             antenna.lift()
-            time.sleep(0.45)  # the reader notices the removal before the next card
+            if n == len(tags) - 1:
+                break  # all enrolled: the command has stopped its reader
+            eventually(  # it has missed the card enough times to report it gone, and polls on
+                lambda empty=empty: antenna.empty_polls > empty + MISSES_TO_LEAVE,  # type: ignore[misc]
+                timeout=5,
+                what="the command's reader noticing the card lifted",
+            )
         command.join(timeout=10)
     finally:
         simulator.close()

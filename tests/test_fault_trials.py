@@ -2,17 +2,16 @@
 the same play ends on a sound store (issue 15, 1).
 
 Each trial is seeded: a game of cards placed on and moved between the bases through the mock
-readers and the real worker thread, while the store refuses a random share of its writes
-(single failures and runs of them). Afterwards the stored taps and raw reads are those of the
-play, in order, each once; every change a listener heard was already in the store when it was
-announced; and the game stands where the fault-free play of the same seed stands.
+readers, the worker stepped at points the seed chooses (so reads pile up, or are taken one at a
+time, as a busy or an idle worker would find them), while the store refuses a random share of
+its writes (single failures and runs of them). Afterwards the stored taps and raw reads are
+those of the play, in order, each once; every change a listener heard was already in the store
+when it was announced; and the game stands where the fault-free play of the same seed stands.
 """
 
 from __future__ import annotations
 
 import random
-import threading
-import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,7 +22,7 @@ from companion.errors import StoreError
 from companion.table.live import LiveGame
 from companion.table.service import Change, TableService
 from tests.tapes import HEADER
-from tests.test_service import Recorder, eventually, reader
+from tests.test_service import Recorder, reader
 from tests.test_supervised_table import FlakyStore
 
 TRIALS = 12
@@ -49,20 +48,23 @@ class RandomlyFailingStore(FlakyStore):
             raise StoreError(f"{self.name}: disk I/O error (injected)")
 
 
+SETTLE_STEPS = 1000
+"""Steps, half a second of the clock apart, a faulty play gets to store what waits (runs of
+failures back off to two seconds between retries)."""
+
+
 class Clock:
-    """Real time that the trial moves on (a card lying on its zone a while, a retry due)."""
+    """The table's time, moved on by the trial (a card lying on its zone a while, a retry
+    due)."""
 
     def __init__(self) -> None:
-        self.skew = 0.0
-        self.lock = threading.Lock()
+        self.now = 1000.0
 
     def __call__(self) -> float:
-        with self.lock:
-            return time.monotonic() + self.skew
+        return self.now
 
     def advance(self, seconds: float) -> None:
-        with self.lock:
-            self.skew += seconds
+        self.now += seconds
 
 
 @dataclass
@@ -100,8 +102,13 @@ def play(catalogue: Catalogue, seed: int, share: float) -> Trial:
     recorder = Recorder()
     live = LiveGame.start(store, HEADER, catalogue)
     service = TableService(
-        live, {zone: "mock:" for zone in HEADER["zones"]}, clock=clock, feedback=recorder
+        live,
+        {zone: "mock:" for zone in HEADER["zones"]},
+        clock=clock,
+        feedback=recorder,
+        worker_thread=False,
     )
+    stepping = random.Random(seed)
     trial = Trial([], [], {}, 0)
 
     def acknowledged(change: Change) -> None:  # in the worker, right after the line is stored
@@ -119,16 +126,22 @@ def play(catalogue: Catalogue, seed: int, share: float) -> Trial:
                 clock.advance(1.0)
             on_zone.pop(zone, None)
             reader(service, zone).place(uid)
+            if stepping.random() < 0.5:
+                service.step()
             on_zone[zone], lying[uid] = uid, zone
             clock.advance(4.0)  # it lies there; nothing is "the same visit" any more
         expected = len(placements(seed))
 
         def settled() -> bool:
-            clock.advance(0.5)  # retries fall due without waiting out their back-off
             snapshot = service.store_snapshot()
             return snapshot.state == "ok" and snapshot.waiting == 0 and service.version == expected
 
-        eventually(settled, timeout=20)
+        for _ in range(SETTLE_STEPS):
+            service.step()
+            if settled():
+                break
+            clock.advance(0.5)  # the next retry falls due
+        assert settled(), f"not stored after {SETTLE_STEPS} steps: {service.store_snapshot()}"
         store.share = 0.0
         trial.taps = [(line["tap"], line["zone"]) for line in store.log.lines(live.game_id)]
         rows = store.db.execute("SELECT uid, zone, kind FROM reads ORDER BY id").fetchall()

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -20,11 +20,13 @@ from companion.hardware.feedback import (
 )
 from companion.hardware.pinmap import PinMap, build_pin_map
 from companion.table.config import load_table_config
+from tests.waiting import eventually
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "hardware" / "table.example.toml"
 PINS = build_pin_map(
     "test", {"base-1": 17, "base-2": 27, "base-3": 22}, 18, {"end-turn": 23, "undo": 24}
 )
+
 BEEP = 0.01
 
 
@@ -40,13 +42,6 @@ def view(
 ) -> FeedbackView:
     waiting = frozenset(zone for zone in prompts if zone is not None)
     return FeedbackView(frozenset(ready), waiting, won=winner is not None)
-
-
-def wait_for(condition: Callable[[], bool], timeout: float = 2.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < deadline, "condition not met before the deadline"
-        time.sleep(0.005)
 
 
 def states(factory: Any, pin: int) -> list[bool]:
@@ -87,7 +82,7 @@ def test_pins_change_only_when_the_wanted_state_changes(feedback: Feedback, fact
 def test_led_blinks_while_a_prompt_waits(feedback: Feedback, factory: Any) -> None:
     feedback.show(view(ready=("base-3",), prompts=("base-3",)))
     assert feedback.current_leds == {"base-1": "off", "base-2": "off", "base-3": "blink"}
-    wait_for(lambda: switched_on(factory, 22) >= 3)
+    eventually(lambda: switched_on(factory, 22) >= 3, timeout=2, what="gpiozero blinking the LED")
     feedback.show(view(ready=("base-3",)))
     assert feedback.current_leds["base-3"] == "on"
     assert factory.pin(22).state
@@ -96,31 +91,58 @@ def test_led_blinks_while_a_prompt_waits(feedback: Feedback, factory: Any) -> No
     assert states(factory, 22) == [True]
 
 
-def test_winner_lights_everything_and_plays_once(feedback: Feedback, factory: Any) -> None:
+def beeps_asked(feedback: Feedback, monkeypatch: pytest.MonkeyPatch) -> list[int | None]:
+    """From now on, the beep counts asked of gpiozero's buzzer (asked at once, in the caller's
+    thread: no beep asked by the time ``show`` returns is no beep at all)."""
+    asked: list[int | None] = []
+    buzzer = feedback._buzzer
+    assert buzzer is not None
+    real = buzzer.beep
+
+    def beep(on: float, off: float, n: int | None, background: bool) -> None:
+        asked.append(n)
+        real(on, off, n, background)
+
+    monkeypatch.setattr(buzzer, "beep", beep)
+    return asked
+
+
+def test_winner_lights_everything_and_plays_once(
+    feedback: Feedback, factory: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     feedback.show(view())
     feedback.show(view(winner="Ann"))
     assert all(factory.pin(pin).state for pin in (17, 27, 22))
-    wait_for(lambda: switched_on(factory, 18) == 3 and not factory.pin(18).state)
+    eventually(
+        lambda: switched_on(factory, 18) == 3 and not factory.pin(18).state,
+        timeout=2,
+        what="gpiozero playing the fanfare",
+    )
     factory.pin(18).clear_states()
+    asked = beeps_asked(feedback, monkeypatch)
     feedback.show(view(winner="Ann"))
-    time.sleep(0.05)
-    assert states(factory, 18) == [False]
+    assert asked == [] and states(factory, 18) == [False]
 
 
-def test_no_fanfare_for_a_game_already_won_at_start(feedback: Feedback, factory: Any) -> None:
+def test_no_fanfare_for_a_game_already_won_at_start(
+    feedback: Feedback, factory: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    asked = beeps_asked(feedback, monkeypatch)
     feedback.show(view(winner="Ann"))
-    time.sleep(0.05)
-    assert states(factory, 18) == [False]
+    assert asked == [] and states(factory, 18) == [False]
+    feedback.show(view())
+    feedback.show(view(winner="Ann"))  # a winner after a game without one: the fanfare
+    assert asked == [3]
 
 
 def test_buzzer_patterns_differ(feedback: Feedback, factory: Any) -> None:
     buzzer = factory.pin(18)
     feedback.accepted()
-    wait_for(lambda: len(buzzer.states) == 3)
+    eventually(lambda: len(buzzer.states) == 3, timeout=2, what="one beep")
     accepted = states(factory, 18)
     buzzer.clear_states()
     feedback.ignored()
-    wait_for(lambda: len(buzzer.states) == 5)
+    eventually(lambda: len(buzzer.states) == 5, timeout=2, what="two beeps")
     ignored = states(factory, 18)
     assert accepted == [False, True, False]
     assert ignored == [False, True, False, True, False]
@@ -144,10 +166,10 @@ def test_buttons_call_the_callbacks(feedback: Feedback, factory: Any) -> None:
     feedback.on_undo = lambda: calls.append("undo")
     factory.pin(23).drive_low()
     factory.pin(23).drive_high()
-    wait_for(lambda: calls == ["end-turn"])
+    eventually(lambda: calls == ["end-turn"], timeout=2, what="the end-turn callback")
     factory.pin(24).drive_low()
     factory.pin(24).drive_high()
-    wait_for(lambda: calls == ["end-turn", "undo"])
+    eventually(lambda: calls == ["end-turn", "undo"], timeout=2, what="the undo callback")
 
 
 def test_button_without_callback_or_failing_callback(
@@ -162,7 +184,11 @@ def test_button_without_callback_or_failing_callback(
     feedback.on_undo = broken
     with caplog.at_level(logging.ERROR, logger="companion.hardware.feedback"):
         factory.pin(24).drive_low()
-        wait_for(lambda: "undo button callback failed" in caplog.text)
+        eventually(
+            lambda: "undo button callback failed" in caplog.text,
+            timeout=2,
+            what="the failing callback logged",
+        )
     factory.pin(24).drive_high()
 
 

@@ -15,6 +15,7 @@ from companion.hardware.readers.ntag_sim import NtagCard
 from companion.hardware.readers.pn532_spi import SPI_READ, SPI_WRITE, SpiBus, reverse_bits
 from companion.hardware.readers.registry import ReaderContext, open_reader
 from tests.firmware_board import EmulatedBoard, firmware_pn532
+from tests.waiting import eventually
 
 UID = "04A1B2C3D4E5F6"
 
@@ -65,10 +66,9 @@ def test_the_firmware_polls_one_round_trip_and_reads_a_new_card_in_a_few(
     board: EmulatedBoard, zones: queue.Queue[TagRead]
 ) -> None:
     chip = board.chip(0)
-    deadline = time.monotonic() + 5
-    while chip.stats.round_trips < 10:  # set-up done, empty polls going
-        assert time.monotonic() < deadline
-        time.sleep(0.01)
+    eventually(  # set-up done, empty polls going
+        lambda: chip.stats.round_trips >= 10, timeout=5, what="the firmware polling"
+    )
     before = chip.stats
     board.place(0, NtagCard.for_card(UID, "core/king-rex"))
     assert zones.get(timeout=5).card == "core/king-rex"
@@ -109,10 +109,11 @@ def test_a_pn532_that_lists_a_resting_card_every_second_time_still_keeps_it_pres
         assert reads.get(timeout=5).kind == "arrived"
         chip = board.chip(0)
         polls = chip.stats.round_trips
-        deadline = time.monotonic() + 5
-        while chip.stats.round_trips < polls + 20:  # twenty polls of the resting card
-            assert time.monotonic() < deadline
-            time.sleep(0.01)
+        eventually(
+            lambda: chip.stats.round_trips >= polls + 20,
+            timeout=5,
+            what="twenty polls of the resting card",
+        )
         assert reads.empty()
         board.lift(0)
         assert reads.get(timeout=5).kind == "left"

@@ -19,7 +19,6 @@ from companion.table.service import TableService
 from companion.table.supervision import DISK_LOOK_EVERY
 from tests.tapes import HEADER
 from tests.test_fault_trials import Clock
-from tests.test_service import eventually
 
 
 @pytest.fixture
@@ -81,6 +80,7 @@ def test_a_table_started_on_a_full_disk_reports_it_then_recovers(
         LiveGame.resume(store, game_id, catalogue),
         {zone: "mock:" for zone in HEADER["zones"]},
         clock=clock,
+        worker_thread=False,
     )
     service.start()
     try:
@@ -88,12 +88,12 @@ def test_a_table_started_on_a_full_disk_reports_it_then_recovers(
         assert health.state == "failing" and "disk" in (health.error or "")
         assert "full" in (health.error or "") and "free some space" in (health.error or "")
         filler.unlink()
-
-        def recovered() -> bool:
-            clock.advance(DISK_LOOK_EVERY)
-            return service.store_snapshot().state == "ok"
-
-        eventually(recovered, timeout=5)
+        clock.advance(DISK_LOOK_EVERY - 0.1)
+        service.step()
+        assert service.store_snapshot().state == "failing"  # not looked at again yet
+        clock.advance(0.1)
+        service.step()
+        assert service.store_snapshot().state == "ok"
         service.submit({"input": "end-turn"})  # and it takes writes
     finally:
         service.stop()

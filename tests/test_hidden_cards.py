@@ -29,7 +29,8 @@ def oops(catalogue: Catalogue) -> Iterator[tuple[TableService, list[dict[str, An
     lines = [line.event for line in read_lines(example_tape("oops-2p").splitlines())]
     store = EventStore.memory()
     live = LiveGame.start(store, lines[0], catalogue)
-    service = TableService(live, {z: "mock:" for z in lines[0]["zones"]}, clock=time.monotonic)
+    zones = {z: "mock:" for z in lines[0]["zones"]}  # lines are submitted: no worker needed
+    service = TableService(live, zones, clock=time.monotonic, worker_thread=False)
     service.start()
     yield service, lines[1:]
     service.stop()

@@ -14,6 +14,7 @@ from companion.hardware.readers.base import TagRead
 from companion.hardware.readers.nfc_zone import NfcZoneReader
 from companion.hardware.readers.ntag_sim import NtagCard, Simulator
 from companion.hardware.readers.registry import ReaderContext, open_reader
+from tests.waiting import eventually
 
 ZONES = [f"base-{n}" for n in range(1, 6)]
 
@@ -103,10 +104,11 @@ def test_a_resting_card_that_drops_its_selection_is_sensed_again_not_lost(table)
     polls = readers["base-3"]._polls
     for _ in range(5):  # field glitches: the tag falls back to idle and ignores the READ
         antenna.handle(b"RFOFF")
-        deadline = time.monotonic() + 2
-        while readers["base-3"]._polls < polls + 2:
-            assert time.monotonic() < deadline
-            time.sleep(0.005)
+        eventually(
+            lambda polls=polls: readers["base-3"]._polls >= polls + 2,  # type: ignore[misc]
+            timeout=2,
+            what="two polls after the field glitch",
+        )
         polls = readers["base-3"]._polls
     assert nothing_for(reads, 0.2)
     antenna.lift()
@@ -131,16 +133,18 @@ def test_reader_vanishing_and_returning_gives_no_phantom_events(table) -> None:
     antenna.place(NtagCard.for_card(uid(4)))
     assert next_read(reads).kind == "arrived"
     antenna.close()
-    deadline = time.monotonic() + 3
-    while reader.health.snapshot().state != "reopening":
-        assert time.monotonic() < deadline, "the failure shows in the zone's health"
-        time.sleep(0.01)
+    eventually(
+        lambda: reader.health.snapshot().state == "reopening",
+        timeout=3,
+        what="the failure showing in the zone's health",
+    )
     assert nothing_for(reads, 0.5)  # the card did not leave: the reader did
-    returned = time.monotonic()
     antenna.reopen()
-    while reader.health.snapshot().reopens < 1:
-        assert time.monotonic() - returned < 2.0, "reopened within 2 s of its return"
-        time.sleep(0.01)
+    eventually(
+        lambda: reader.health.snapshot().reopens >= 1,
+        timeout=2.0,
+        what="the reader reopened within 2 s of its return",
+    )
     assert nothing_for(reads, 0.5)  # the same card, still there: nothing happened
     antenna.lift()
     left = next_read(reads)
@@ -180,10 +184,9 @@ def test_writing_a_card_id_to_a_tag(table) -> None:
     threading.Thread(
         target=lambda: results.put(reader.write_card_id(uid(7), "core/zapbot"))
     ).start()
-    deadline = time.monotonic() + 2
-    while uid(7) not in reader._writes:  # the write is queued before the card lands
-        assert time.monotonic() < deadline
-        time.sleep(0.005)
+    eventually(  # the write is queued before the card lands
+        lambda: uid(7) in reader._writes, timeout=2, what="the write queued"
+    )
     antenna.place(other)
     assert results.get(timeout=5) is True
     assert next_read(reads).card == "core/zapbot"
@@ -212,10 +215,11 @@ def test_a_poll_round_slower_than_the_watchdog_reopens_the_reader() -> None:
     reader = NfcZoneReader("slow", reads.put, time.monotonic, path=antenna.path, watchdog=0.5)
     reader.start()
     try:
-        deadline = time.monotonic() + 6
-        while reader.health.snapshot().reopens < 1:
-            assert time.monotonic() < deadline, "the watchdog reopened the reader"
-            time.sleep(0.01)
+        eventually(
+            lambda: reader.health.snapshot().reopens >= 1,
+            timeout=6,
+            what="the watchdog reopening the reader",
+        )
         assert "poll took" in (reader.health.snapshot().last_error or "")
         assert reads.empty()
     finally:

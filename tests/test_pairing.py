@@ -1,12 +1,13 @@
 """Pairing a tablet with the table's End-turn button (gpiozero mock pins), and revoking it.
 
-Time is the injected clock: a window's 60 seconds pass by setting it, never by sleeping.
+Time is the injected clock: a window's 60 seconds pass by setting it, never by sleeping. The
+table's worker is stepped; only gpiozero's own hold timer is waited for (a thread of its own).
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +33,7 @@ from companion.table.pairing import (
 from companion.table.service import TableService
 from companion.web.app import TOKEN_HEADER, create_app
 from tests.tapes import HEADER
+from tests.waiting import eventually
 
 PINS = build_pin_map("test", {"base-1": 17, "base-2": 27}, 18, {"end-turn": 23, "undo": 24})
 END_TURN = 23
@@ -43,13 +45,6 @@ class Clock:
 
     def __call__(self) -> float:
         return self.now
-
-
-def eventually(check: Callable[[], bool], timeout: float = 3.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not check():
-        assert time.monotonic() < deadline, "condition not met before the deadline"
-        time.sleep(0.005)
 
 
 # The pairing windows alone
@@ -149,7 +144,8 @@ def test_a_table_without_the_button_cannot_pair_this_way() -> None:
 def start_table(
     tmp_path: Path, catalogue: Catalogue, factory: Any
 ) -> tuple[TableService, Clock, Feedback]:
-    """A started table with mock pins and a pairing clock the test moves."""
+    """A started table with mock pins, a pairing clock the test moves, and no worker thread
+    (the test steps it)."""
     store = EventStore.open(tmp_path / "table.db")
     clock = Clock()
     feedback = Feedback(PINS, pin_factory=factory, blink_time=0.02, beep_time=0.002, hold_time=0.05)
@@ -159,6 +155,7 @@ def start_table(
         clock=time.monotonic,
         feedback=feedback,
         pairing_clock=clock,
+        worker_thread=False,
     )
     service.start()
     return service, clock, feedback
@@ -188,7 +185,9 @@ def press(factory: Any, pin: int = END_TURN) -> None:
 def hold(factory: Any, service: TableService) -> None:
     """Hold End turn down until the waiting tablet is let in (gpiozero times the hold)."""
     factory.pin(END_TURN).drive_low()
-    eventually(lambda: not service.pairing.waiting)
+    eventually(
+        lambda: not service.pairing.waiting, what="gpiozero's hold timer letting the tablet in"
+    )
     factory.pin(END_TURN).drive_high()
 
 
@@ -234,8 +233,8 @@ def test_pairing_with_the_end_turn_button_gives_a_working_token(
     assert len(service.store.tablets.all()) == 1
     again = client.post("/api/pairing/claim", json={"pairing": body["pairing"]})
     assert again.status_code == 404 and "tap Ask to control again" in again.get_json()["error"]
-    press(factory)  # with nobody pairing, the button ends the turn
-    eventually(lambda: service.version == 2)
+    press(factory)  # with nobody pairing, the button ends the turn (gpiozero calls at once)
+    assert service.version == 2
 
 
 def test_a_second_tablet_that_did_not_ask_gets_nothing(
@@ -265,11 +264,12 @@ def test_nobody_pressing_within_60_seconds(client: FlaskClient, table: Any, fact
         "seconds_left": 1,
     }
     clock.now += 0.5
-    eventually(lambda: set(feedback.current_leds.values()) == {"off"})  # the worker's tick
+    service.step()  # the worker's idle chores: the window ends without anyone asking
+    assert set(feedback.current_leds.values()) == {"off"}
     expired = client.post("/api/pairing/claim", json={"pairing": asked}).get_json()
     assert expired["state"] == "expired" and "try again" in expired["message"]
     press(factory)  # too late: this press is an ordinary end of turn
-    eventually(lambda: service.version == 1)
+    assert service.version == 1
     assert service.store.tablets.all() == []
 
 

@@ -24,7 +24,8 @@ from companion.table.pairing import ENDED_TURN, MAX_WINDOWS, PAIRED
 from companion.table.service import TableService
 from companion.web.app import create_app
 from tests.tapes import HEADER
-from tests.test_pairing import END_TURN, Clock, eventually, hold, press, start_table
+from tests.test_pairing import END_TURN, Clock, hold, press, start_table
+from tests.waiting import eventually
 
 TABLET = {"REMOTE_ADDR": "192.0.2.10"}
 ATTACKER = {"REMOTE_ADDR": "192.0.2.66"}
@@ -62,8 +63,8 @@ def test_the_players_end_turn_press_ends_the_turn_and_pairs_nobody(
     monkeypatch.setattr(service.feedback, "accepted", lambda: beeps.append("accepted"))
     stolen = ask(client, ATTACKER).get_json()["pairing"]
     for turn in range(1, 6):
-        press(factory)  # a player ends their turn, as every turn
-        eventually(lambda turn=turn: service.version == turn)  # type: ignore[misc]
+        press(factory)  # a player ends their turn, as every turn (gpiozero calls at once)
+        assert service.version == turn
         assert claim(client, ATTACKER, stolen).get_json()["state"] == "waiting"
     # the page says what the press did, and how a tablet that really asks gets in
     notice = client.get("/api/state").get_json()["pairing"]
@@ -102,7 +103,7 @@ def test_the_table_beeps_the_code_the_asking_tablet_shows(
     assert len(code) == 3 and all(1 <= digit <= 4 for digit in code)
     raced = ask(client, ATTACKER)
     assert raced.status_code == 409 and "another tablet is asking" in raced.get_json()["error"]
-    eventually(lambda: len(played) >= len(code))
+    eventually(lambda: len(played) >= len(code), what="the buzzer's thread beeping the code")
     assert played[: len(code)] == code
 
 
@@ -196,7 +197,9 @@ def test_a_short_press_still_ends_the_turn_while_the_button_is_held_for_nothing(
 ) -> None:
     """A hold with nobody asking is an ordinary end of turn (at release)."""
     service = table[0]
+    button = service.feedback._buttons["end-turn"]  # type: ignore[attr-defined]
     factory.pin(END_TURN).drive_low()
-    time.sleep(0.1)  # longer than the hold time (gpiozero's own timer)
+    eventually(lambda: button.is_held, what="gpiozero's hold timer firing (nobody asking)")
+    assert service.version == 0  # a hold alone ends nothing
     factory.pin(END_TURN).drive_high()
-    eventually(lambda: service.version == 1)
+    assert service.version == 1

@@ -7,8 +7,7 @@ import os
 import select
 import termios
 import threading
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 
 import nfc
 import nfc.clf
@@ -29,6 +28,7 @@ from companion.hardware.readers.pn532_frames import (
     answer_frame,
     information_frame,
 )
+from tests.waiting import eventually
 
 UID = "04A1B2C3D4E5F6"
 A = nfc.clf.RemoteTarget("106A")
@@ -200,13 +200,6 @@ def talk(fd: int, data: bytes, expect: int) -> bytes:
     return got
 
 
-def until(check: Callable[[], bool], timeout: float = 2.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not check():
-        assert time.monotonic() < deadline, "the emulator did not get there in time"
-        time.sleep(0.005)
-
-
 def command(code: int, data: bytes = b"") -> bytes:
     return information_frame(bytes([0xD4, code]) + data)
 
@@ -226,7 +219,7 @@ def test_malformed_frames_get_a_nack_and_unknown_commands_the_error_frame(
     assert talk(port, command(0x8C, bytes(40)), 14) == ACK + ERROR_FRAME  # target mode
     before = reader.stats
     assert talk(port, ACK, 0) == b""  # the host's ACK aborts; nothing comes back
-    until(lambda: reader.stats != before)
+    eventually(lambda: reader.stats != before, timeout=2, what="the emulator counting the exchange")
     assert reader.stats - before == LinkStats(bytes_to_chip=6)
 
 
@@ -266,7 +259,7 @@ def test_set_serial_baudrate_takes_effect_on_the_host_ack(reader: EmulatedPN532,
     assert talk(port, command(0x10, b"\x07"), 15) == ACK + answer_frame(0x10, b"")
     assert reader.chip.baud == 115200
     talk(port, ACK, 0)
-    until(lambda: reader.chip.baud == 921600)
+    eventually(lambda: reader.chip.baud == 921600, timeout=2, what="the emulator at 921600 baud")
 
 
 def test_a_reader_that_cannot_open_says_why() -> None:

@@ -9,7 +9,7 @@ import re
 import threading
 import time
 import tty
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +31,7 @@ from companion.hardware.readers.serial_board import (
     backoff,
     open_serial,
 )
+from tests.waiting import eventually
 
 FIRMWARE = Path(__file__).resolve().parent.parent / "firmware"
 EXAMPLES = (FIRMWARE / "examples.jsonl").read_text().splitlines()
@@ -67,13 +68,6 @@ class FakeBoard:
 
     def write(self, data: bytes) -> None:
         os.write(self.master, data)
-
-
-def eventually(check: Callable[[], bool], timeout: float = 3.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not check():
-        assert time.monotonic() < deadline, "condition not met before the deadline"
-        time.sleep(0.005)
 
 
 class Reads:
@@ -166,7 +160,7 @@ def test_health_lines_update_each_zones_health(
     assert (health(board, 1).state, health(board, 1).errors) == ("reopening", 1)
     assert health(board, 2).last_error == "channel 2: PN532 did not acknowledge"
     fake.send(ev="health", t=6000, ch=[{**failing, "ok": True}])
-    eventually(lambda: health(board, 1).state == "ok")
+    eventually(lambda: health(board, 1).state == "ok", what="channel 1's health ok")
 
 
 def test_garbled_lines_are_counted_and_skipped(
@@ -192,12 +186,17 @@ def test_no_phantom_events_across_an_unplugged_board(
     fake.send(ev="arrived", ch=2, uid="04EEEEEEEEEEEE", t=10)
     assert len(reads.until_sentinel(fake)) == 3
     fake.unplug()
-    eventually(lambda: all(health(board, n).state == "reopening" for n in range(4)))
-    eventually(lambda: health(board, 0).errors >= 2)  # the vanished port, then a failed reopen
+    eventually(
+        lambda: all(health(board, n).state == "reopening" for n in range(4)),
+        what="every channel reopening",
+    )
+    eventually(  # the vanished port, then a failed reopen
+        lambda: health(board, 0).errors >= 2, what="two errors on channel 0"
+    )
     assert "ttyBOARD" in health(board, 0).last_error and reads.queue.empty()
     fake.plug()
     assert board.connected.wait(3)
-    eventually(lambda: health(board, 0).reopens == 1)
+    eventually(lambda: health(board, 0).reopens == 1, what="the board's thread reopening the port")
     # The board restarted meanwhile: channel 0 still sees its card, channel 1 is empty, and
     # channel 2 holds another card (its arrival line was lost with the port).
     fake.send(ev="hello", fw="1.0", channels=4)
@@ -233,7 +232,7 @@ def test_a_port_that_is_not_there_yet_is_retried(tmp_path: Path, reads: Reads) -
     channel = board.channel(3, "sentinel", reads.queue.put)
     channel.start()
     try:
-        eventually(lambda: channel.health.snapshot().errors >= 3)
+        eventually(lambda: channel.health.snapshot().errors >= 3, what="three errors counted")
         snapshot = channel.health.snapshot()
         assert snapshot.state == "reopening" and "cannot open" in (snapshot.last_error or "")
         fake.plug()
@@ -281,7 +280,7 @@ def test_a_silent_board_is_reopened(fake: FakeBoard, reads: Reads) -> None:
     channel = board.channel(0, "base-1", reads.queue.put)
     channel.start()
     try:
-        eventually(lambda: channel.health.snapshot().reopens >= 1)
+        eventually(lambda: channel.health.snapshot().reopens >= 1, what="a reopen after silence")
         assert "no lines" in (channel.health.snapshot().last_error or "")
     finally:
         board.close()

@@ -1,9 +1,12 @@
-"""The running table with mock readers: reads become taps, stored, announced, versioned."""
+"""The running table with mock readers: reads become taps, stored, announced, versioned.
+
+The table runs no worker thread: a test reports reads (mock readers report in its thread) and
+calls ``step()``, on a clock it owns.
+"""
 
 from __future__ import annotations
 
 import threading
-import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -54,12 +57,17 @@ class Recorder:
     def close(self) -> None: ...
 
 
-def eventually(check: Callable[[], bool], timeout: float = 3.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not check():
-        if time.monotonic() > deadline:
-            raise AssertionError("condition not met before the deadline")
-        time.sleep(0.005)
+class Clock:
+    """The table's clock, moved by the test; each look at it moves it on by ``tick`` (so the
+    stages of one tap have times in the order they happened)."""
+
+    def __init__(self, tick: float = 0.0) -> None:
+        self.now = 1000.0
+        self.tick = tick
+
+    def __call__(self) -> float:
+        self.now += self.tick
+        return self.now
 
 
 @pytest.fixture
@@ -68,7 +76,9 @@ def table(catalogue: Catalogue) -> Iterator[tuple[TableService, Recorder, EventS
     live = LiveGame.start(store, HEADER, catalogue)
     recorder = Recorder()
     zones = {z: "mock:" for z in HEADER["zones"]}
-    service = TableService(live, zones, clock=time.monotonic, feedback=recorder)
+    service = TableService(
+        live, zones, clock=Clock(tick=0.001), feedback=recorder, worker_thread=False
+    )
     service.start()
     yield service, recorder, store
     service.stop()
@@ -84,9 +94,11 @@ def reader(service: TableService, zone: str) -> MockReader:
 def test_placing_cards_plays_them_and_stores_every_read(table: Any) -> None:
     service, recorder, store = table
     reader(service, "base-1").place("B1")
-    eventually(lambda: bool(service.document()["bases"]))
+    service.step()
+    assert [base["card"] for base in service.document()["bases"]] == ["munchkin/treehouse"]
     reader(service, "base-1").place("TC")
-    eventually(lambda: service.document()["bases"][0]["power"] == {"Ann": 5})
+    service.step()
+    assert service.document()["bases"][0]["power"] == {"Ann": 5}
     assert recorder.sounds == ["accepted", "accepted"]
     kinds = [row[0] for row in store.db.execute("SELECT kind FROM reads ORDER BY id")]
     assert kinds == ["arrived", "left", "arrived"]
@@ -95,11 +107,12 @@ def test_placing_cards_plays_them_and_stores_every_read(table: Any) -> None:
 
 def test_each_tap_keeps_its_stage_times_in_order(table: Any) -> None:
     service, _, _ = table
+    clock = service.clock
     heard: list[float] = []
-    service.listen(lambda change: heard.append(time.monotonic()))
-    now = time.monotonic()
+    service.listen(lambda change: heard.append(clock()))
+    now = clock()
     service.feed(TagRead("base-1", "B1", "arrived", now, None, now - 0.01))
-    eventually(lambda: len(service.timings) == 1)
+    service.step()
     (timing,) = service.timings
     assert (timing.zone, timing.uid, timing.activated, timing.read) == (
         "base-1",
@@ -107,9 +120,10 @@ def test_each_tap_keeps_its_stage_times_in_order(table: Any) -> None:
         now - 0.01,
         now,
     )
-    assert timing.read <= timing.tap <= heard[-1] <= timing.stored  # listeners hear it first
+    assert timing.read < timing.tap < heard[-1] < timing.stored  # listeners hear it first
     reader(service, "base-1").place("TC")  # a mock reader: no activation time
-    eventually(lambda: len(service.timings) == 2)
+    service.step()
+    assert len(service.timings) == 2
     assert (service.timings[1].uid, service.timings[1].activated) == ("TC", None)
 
 
@@ -117,14 +131,16 @@ def test_a_flapping_card_is_one_tap(table: Any) -> None:
     service, recorder, _ = table
     base = reader(service, "base-1")
     base.place("B1")
-    eventually(lambda: bool(service.document()["bases"]))
-    for _ in range(20):
+    service.step()
+    assert service.document()["bases"]
+    for _ in range(20):  # one burst, taken by one step
         base.place("TC")
         base.lift()
     base.place("TC")
-    eventually(lambda: service._reads.empty())
-    eventually(lambda: len(service.document()["bases"][0]["minions"]) == 1)
+    service.step()
+    assert [m["tag"] for m in service.document()["bases"][0]["minions"]] == ["TC"]
     assert service.document()["prompts"] == []
+    assert recorder.sounds == ["accepted", "accepted"]  # B1, then TC once
 
 
 def test_a_card_that_brushed_a_zone_on_its_way_is_one_play_where_it_rests(table: Any) -> None:
@@ -132,12 +148,13 @@ def test_a_card_that_brushed_a_zone_on_its_way_is_one_play_where_it_rests(table:
     service, recorder, store = table
     reader(service, "base-1").place("B1")
     reader(service, "base-2").place("B2")
-    eventually(lambda: len(service.document()["bases"]) == 2)
-    now = time.monotonic()
+    service.step()
+    assert len(service.document()["bases"]) == 2
+    now = service.clock()
     service.feed(TagRead("base-1", "TC", "arrived", now))
     service.feed(TagRead("base-1", "TC", "left", now + 0.03))
     service.feed(TagRead("base-2", "TC", "arrived", now + 0.04))
-    eventually(lambda: len(store.log.lines(service.live.game_id)) == 4)
+    service.step()
     lines = store.log.lines(service.live.game_id)
     assert [line.get("tap") or line["input"] for line in lines] == ["B1", "B2", "TC", "tap-moved"]
     assert (lines[3]["tag"], lines[3]["from"], lines[3]["zone"]) == ("TC", "base-1", "base-2")
@@ -150,16 +167,17 @@ def test_a_card_that_brushed_a_zone_on_its_way_is_one_play_where_it_rests(table:
 def test_unknown_tag_prompts_and_sounds_different(table: Any) -> None:
     service, recorder, _ = table
     reader(service, "base-2").place("DEADBEEF")
-    eventually(lambda: bool(service.document()["prompts"]))
-    assert service.document()["prompts"][0]["kind"] == "unknown-tag"
+    service.step()
+    assert [p["kind"] for p in service.document()["prompts"]] == ["unknown-tag"]
     assert recorder.sounds == ["ignored"]
 
 
 def test_stale_versions_are_refused_once(table: Any) -> None:
     service, _, _ = table
     reader(service, "base-1").place("B1")
-    eventually(lambda: bool(service.document()["bases"]))
+    service.step()
     seen = service.version
+    assert seen == 1
     results: list[str] = []
 
     def press() -> None:
@@ -194,10 +212,11 @@ def test_listeners_hear_each_change_in_order(table: Any) -> None:
 def test_ndef_card_id_binds_an_unknown_tag(table: Any) -> None:
     service, _, store = table
     reader(service, "base-1").place("B1")
-    eventually(lambda: bool(service.document()["bases"]))
+    service.step()
     reader(service, "base-1").place("04FFEE", card="munchkin/sword-lord")
-    eventually(lambda: bool(service.document()["bases"][0]["minions"]))
-    assert service.document()["bases"][0]["minions"][0]["card"] == "munchkin/sword-lord"
+    service.step()
+    minions = service.document()["bases"][0]["minions"]
+    assert [minion["card"] for minion in minions] == ["munchkin/sword-lord"]
     assert store.bindings.get("04FFEE").card == "munchkin/sword-lord"
 
 
@@ -205,10 +224,11 @@ def test_bulk_enrolment_at_a_zone_binds_instead_of_playing(table: Any) -> None:
     service, recorder, store = table
     service.start_enrolment("base-3", "core/dinosaurs", owner="Ann")
     reader(service, "base-3").place("04E001")
-    eventually(lambda: store.bindings.get("04E001") is not None)
+    service.step()
     assert store.bindings.get("04E001").card == "core/king-rex"
     reader(service, "base-3").place("TC")  # already bound: named, not rebound
-    eventually(lambda: len(service.enrolment_messages) == 3)
+    service.step()
+    assert len(service.enrolment_messages) == 3
     assert "already Topper Chopper" in service.enrolment_messages[-1]
     assert "not rebound" in service.enrolment_messages[-1]
     assert service.live.game.state.header.tags["04E001"].card == "core/king-rex"

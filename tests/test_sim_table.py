@@ -14,6 +14,7 @@ from companion.hardware.readers.ntag_sim import NtagCard, SimZone
 from companion.hardware.readers.pn532_emulator import EmulatedPN532
 from companion.hardware.readers.registry import ReaderContext, open_reader
 from companion.hardware.readers.sim_table import SimulatedTable
+from tests.waiting import eventually
 
 UID = "04A1B2C3D4E5F6"
 
@@ -65,10 +66,11 @@ def test_the_zone_reader_on_a_realistic_profile_reads_and_notices_removal() -> N
     reader = NfcZoneReader("base-1", reads.put, time.monotonic, path=antenna.path)
     reader.start()
     try:
-        deadline = time.monotonic() + 5
-        while reader.health.snapshot().last_poll is None:  # opened: its init is not counted
-            assert time.monotonic() < deadline
-            time.sleep(0.005)
+        eventually(  # opened: its init is not counted
+            lambda: reader.health.snapshot().last_poll is not None,
+            timeout=5,
+            what="the reader thread's first poll",
+        )
         before = antenna.stats
         antenna.place(NtagCard.for_card(UID, "core/zapbot", model="NTAG215"))
         arrived = reads.get(timeout=5)
@@ -94,14 +96,17 @@ def test_an_emulated_reader_unplugged_and_back_gives_no_phantom_events() -> None
         antenna.place(NtagCard.for_card(UID))
         assert reads.get(timeout=5).kind == "arrived"
         antenna.unplug()
-        deadline = time.monotonic() + 5
-        while reader.health.snapshot().state != "reopening":
-            assert time.monotonic() < deadline, "the failure shows in the zone's health"
-            time.sleep(0.01)
+        eventually(
+            lambda: reader.health.snapshot().state == "reopening",
+            timeout=5,
+            what="the failure showing in the zone's health",
+        )
         antenna.plug()
-        while reader.health.snapshot().reopens < 1:
-            assert time.monotonic() < deadline, "reopened once the reader is back"
-            time.sleep(0.01)
+        eventually(
+            lambda: reader.health.snapshot().reopens >= 1,
+            timeout=5,
+            what="the reader reopened once it is back",
+        )
         with pytest.raises(queue.Empty):  # the same card, still there: nothing happened
             reads.get(timeout=0.3)
         antenna.lift()

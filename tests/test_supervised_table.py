@@ -1,11 +1,12 @@
 """The table survives: a failed store write waits and is retried (nothing acknowledged that was
 not stored, nothing stored twice), a failing store is reported (health, the dashboard, the error
-sound), and no exception in handling one read or listener stops the table (issue 15, 1)."""
+sound), and no exception in handling one read or listener stops the table (issue 15, 1).
+
+The worker is stepped on a clock the test moves: a retry's back-off passes by moving it."""
 
 from __future__ import annotations
 
 import threading
-import time
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
@@ -26,7 +27,7 @@ from companion.table.service import Change, TableService
 from companion.web.app import create_app
 from tests.conftest import AUTH, TOKEN
 from tests.tapes import HEADER
-from tests.test_service import Recorder, eventually, reader
+from tests.test_service import Clock, Recorder, reader
 
 
 class FlakyStore(EventStore):
@@ -77,19 +78,6 @@ class Faulty(TapFilter):
         return super().feed(read)
 
 
-class Clock:
-    """The table's clock: real time, which a test may move on (a card lying there a while)."""
-
-    def __init__(self) -> None:
-        self.skew = 0.0
-
-    def __call__(self) -> float:
-        return time.monotonic() + self.skew
-
-
-CLOCK = Clock()
-
-
 @pytest.fixture
 def flaky(catalogue: Catalogue) -> Iterator[tuple[TableService, Recorder, FlakyStore]]:
     store = FlakyStore.memory()
@@ -98,14 +86,22 @@ def flaky(catalogue: Catalogue) -> Iterator[tuple[TableService, Recorder, FlakyS
     service = TableService(
         LiveGame.start(store, HEADER, catalogue),
         {zone: "mock:" for zone in HEADER["zones"]},
-        clock=CLOCK,
+        clock=Clock(),
         feedback=recorder,
         tap_filter=Faulty(),
+        worker_thread=False,
     )
     service.start()
     yield service, recorder, store
     service.stop()
     store.close()
+
+
+def advance(service: TableService, seconds: float) -> None:
+    """Move the table's clock on (a card lying there a while, a retry falling due)."""
+    clock = service.clock
+    assert isinstance(clock, Clock)
+    clock.now += seconds
 
 
 def raw_reads(store: EventStore) -> list[tuple[str, str]]:
@@ -135,7 +131,15 @@ def test_a_write_that_fails_three_times_is_retried_and_stored_once(
     else:
         store.fail_next = 3
     reader(service, "base-1").place("B1")
-    eventually(lambda: service.version == 1)
+    service.step()
+    assert (store.failed, service.version) == (1, 0)
+    for failed, back_off in ((1, 0.1), (2, 0.2), (3, 0.4)):  # the back-off doubles
+        advance(service, back_off / 2)
+        service.step()  # not due yet: not tried
+        assert (store.failed, service.version) == (failed, 0)
+        advance(service, back_off)
+        service.step()  # due: tried (the third retry is stored)
+    assert (store.failed, service.version) == (3, 1)
     assert tapped(store, service) == ["B1"]
     assert raw_reads(store) == [("B1", "arrived")]
     assert store.failed == 3
@@ -153,10 +157,12 @@ def test_while_the_store_is_down_nothing_is_acknowledged_and_order_is_kept(
     store.down.set()
     base = reader(service, "base-1")
     base.place("B1")
-    eventually(lambda: service.store_snapshot().state == "failing")
-    CLOCK.skew += 1.0  # B1 lay there a second
+    service.step()
+    assert service.store_snapshot().state == "failing"
+    advance(service, 1.0)  # B1 lay there a second
     base.place("TC")  # lifts B1, then TC arrives: three reads waiting
-    eventually(lambda: service.store_snapshot().waiting >= 3)
+    service.step()
+    assert service.store_snapshot().waiting == 3
     with pytest.raises(StoreError, match="failing.*nothing was changed"):
         service.submit({"input": "end-turn"})
     assert service.version == 0 and tapped(store, service) == []
@@ -164,8 +170,10 @@ def test_while_the_store_is_down_nothing_is_acknowledged_and_order_is_kept(
     assert "disk I/O error" in (health.error or "") and health.since is not None
     assert any(not change.changed for change in heard)  # viewers heard the failure
     store.down.clear()
-    eventually(lambda: tapped(store, service) == ["B1", "TC"], timeout=6)
-    eventually(lambda: service.store_snapshot().state == "ok")
+    advance(service, 2.0)  # the longest back-off: the retry is due
+    service.step()
+    assert tapped(store, service) == ["B1", "TC"]
+    assert service.store_snapshot().state == "ok"
     assert raw_reads(store) == [("B1", "arrived"), ("B1", "left"), ("TC", "arrived")]
     assert service.live is not None
     assert service.live.game.state.table.bases[0].minions[0].tag == "TC"
@@ -185,14 +193,17 @@ def test_the_dashboard_reports_a_failing_store(
     assert answer.status_code == 503
     assert "store" in answer.get_json()["error"]
     reader(service, "base-2").place("B2")
-    eventually(lambda: service.store_snapshot().waiting > 0)
+    service.step()
+    assert service.store_snapshot().waiting == 1
     state = client.get("/api/state").get_json()
     assert state["health"]["store"]["state"] == "failing"
     assert client.get("/api/readers").get_json()["store"]["state"] == "failing"
     assert "disk I/O error" in state["health"]["store"]["error"]
     assert state["version"] == 0
     store.down.clear()
-    eventually(lambda: service.version == 1, timeout=6)
+    advance(service, 2.0)
+    service.step()
+    assert service.version == 1
     assert client.get("/api/state").get_json()["health"]["store"]["state"] == "ok"
 
 
@@ -201,10 +212,12 @@ def test_a_bug_in_handling_one_read_does_not_stop_the_table(
 ) -> None:
     service, recorder, store = flaky
     reader(service, "base-1").place("BAD")
-    eventually(lambda: service.store_snapshot().faults == 1)
+    service.step()
+    assert service.store_snapshot().faults == 1
     assert "RuntimeError" in (service.store_snapshot().last_fault or "")
     reader(service, "base-2").place("B2")
-    eventually(lambda: tapped(store, service) == ["B2"])
+    service.step()
+    assert tapped(store, service) == ["B2"]
     assert recorder.sounds == ["failed", "accepted"]
 
 
@@ -224,4 +237,5 @@ def test_a_failing_listener_or_light_does_not_fail_a_stored_line(
     outcome = service.submit({"tap": "B1", "zone": "base-1"})
     assert outcome.changed and tapped(store, service) == ["B1"]
     reader(service, "base-2").place("B2")
-    eventually(lambda: tapped(store, service) == ["B1", "B2"])
+    service.step()
+    assert tapped(store, service) == ["B1", "B2"]

@@ -7,7 +7,7 @@ import json
 import random
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import replace
 
 import pytest
@@ -21,27 +21,19 @@ from companion.table.service import TableService
 from companion.web import mdns
 from companion.web.server import Dashboard
 from tests.conftest import TOKEN
-
-
-def eventually(check: Callable[[], bool], timeout: float = 10.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not check():
-        assert time.monotonic() < deadline, "condition not met before the deadline"
-        time.sleep(0.01)
+from tests.test_service import Clock
+from tests.waiting import eventually
 
 
 @pytest.fixture
 def demo_table(catalogue: Catalogue) -> Iterator[TableService]:
-    """A demo game on mock zones, with a table clock running 100 times fast (taps are
-    debounced in table time, the demo waits in real time)."""
+    """A demo game on mock zones, on a clock the demo moves, with no worker thread: the
+    demo's waits move the clock and step the table (:func:`paced_demo`)."""
     store = EventStore.memory()
     header = demo_header(catalogue, zones=3)
     live = LiveGame.start(store, header, catalogue)
-    start = time.monotonic()
     service = TableService(
-        live,
-        {z: "mock:" for z in header["zones"]},
-        clock=lambda: start + (time.monotonic() - start) * 100,
+        live, {z: "mock:" for z in header["zones"]}, clock=Clock(), worker_thread=False
     )
     service.start()
     yield service
@@ -49,29 +41,47 @@ def demo_table(catalogue: Catalogue) -> Iterator[TableService]:
     store.close()
 
 
-def fast_demo(service: TableService) -> DemoPlayer:
-    return DemoPlayer(
-        service,
-        rng=random.Random(7),
-        sleep=lambda seconds: time.sleep(min(seconds, 0.002)),
-        dwell=0.0,
-        think=(0.0, 0.0),
-        settle=1.0,
-    )
+def paced_demo(service: TableService) -> DemoPlayer:
+    """The demo at its human pace in the table's time, which passes only as it waits: each
+    wait moves the clock on and steps the table (its thread is the only one stepping it)."""
+    clock = service.clock
+    assert isinstance(clock, Clock)
+
+    def wait(seconds: float) -> None:
+        clock.now += seconds
+        service.step()
+
+    return DemoPlayer(service, rng=random.Random(7), sleep=wait, clock=clock)
+
+
+class Gate(threading.Event):
+    """The demo's pause (set: playing), saying when the demo thread stopped at it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.set()
+        self.stopped = threading.Event()
+
+    def wait(self, timeout: float | None = None) -> bool:
+        if not self.is_set():
+            self.stopped.set()
+        return super().wait(timeout)
 
 
 def test_the_demo_plays_through_the_readers_and_pauses(demo_table: TableService) -> None:
-    demo = fast_demo(demo_table)
+    demo = paced_demo(demo_table)
+    gate = demo._running = Gate()
     demo.start()
     try:
-        eventually(lambda: demo.steps >= 25)
+        eventually(lambda: demo.steps >= 25, timeout=10, what="the demo thread playing 25 lines")
         demo.pause()
-        time.sleep(0.1)
-        paused_at = demo.steps
-        time.sleep(0.2)
-        assert demo.steps <= paused_at + 1 and demo.status()["paused"] is True
+        eventually(gate.stopped.is_set, what="the paused demo thread stopping at its gate")
+        paused_at = demo.steps  # parked at the gate: no line is played until it opens
+        assert demo.status()["paused"] is True and not demo.finished
         demo.resume()
-        eventually(lambda: demo.steps > paused_at + 5)
+        eventually(
+            lambda: demo.steps > paused_at + 5, timeout=10, what="the demo playing on, resumed"
+        )
     finally:
         demo.stop()
     log = demo_table.live.store.log.entries(demo_table.live.game_id)
@@ -100,9 +110,9 @@ def test_the_demo_answers_its_own_prompts_and_deals(demo_table: TableService) ->
 def test_the_demo_stops_when_another_game_starts(
     demo_table: TableService, catalogue: Catalogue
 ) -> None:
-    demo = fast_demo(demo_table)
+    demo = paced_demo(demo_table)
     demo.start()
-    eventually(lambda: demo.steps >= 3)
+    eventually(lambda: demo.steps >= 3, timeout=10, what="the demo thread playing 3 lines")
     header = demo_header(catalogue, zones=2)
     demo_table.replace_game(LiveGame.start(demo_table.live.store, header, catalogue))
     assert demo._thread is not None

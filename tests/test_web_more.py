@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -15,6 +14,7 @@ from companion.table.service import TableService
 from companion.web.app import create_app
 from tests.conftest import AUTH, TOKEN
 from tests.tapes import start_demo_players_game
+from tests.waiting import eventually
 
 PLAYERS = [
     {"name": "Ann", "colour": "#e53935", "factions": ["munchkin/orcs", "core/ninjas"]},
@@ -149,10 +149,11 @@ def test_virtual_table_taps_go_through_the_simulated_readers(simulated: FlaskCli
         ).status_code
         == 200
     )
-    deadline = time.monotonic() + 4
-    while not client.get("/api/state").get_json()["state"]["bases"]:
-        assert time.monotonic() < deadline, "the tap reached the game through nfcpy"
-        time.sleep(0.02)
+    eventually(
+        lambda: client.get("/api/state").get_json()["state"]["bases"],
+        timeout=4,
+        what="the tap reaching the game through nfcpy",
+    )
     assert (
         client.post("/api/sim/base-1/lift", json={}, headers=AUTH).get_json()["lifted"]
         == "04B1000000A001"

@@ -7,7 +7,7 @@ import json
 import socket
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from types import SimpleNamespace
 from typing import Any
 
@@ -20,18 +20,12 @@ from companion.web.server import UNACKNOWLEDGED_MS, Dashboard
 from companion.web.stream import events
 from companion.web.table import EXTENSION, Table, View
 from tests.conftest import AUTH, TOKEN
+from tests.waiting import eventually
 
 PLAYERS = [
     {"name": "Ann", "colour": "#e53935", "factions": ["munchkin/orcs", "core/ninjas"]},
     {"name": "Ben", "colour": "#1e88e5", "factions": ["oops/cowboys", "core/robots"]},
 ]
-
-
-def eventually(check: Callable[[], bool], timeout: float = 3.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not check():
-        assert time.monotonic() < deadline, "condition not met before the deadline"
-        time.sleep(0.01)
 
 
 @pytest.fixture
@@ -151,7 +145,9 @@ def test_a_client_that_goes_away_is_unsubscribed(port: int, service: TableServic
     stream.state()
     assert len(service._listeners) == before + 1
     stream.close()
-    eventually(lambda: len(service._listeners) == before)  # noticed at the next ping
+    eventually(  # noticed at the next ping
+        lambda: len(service._listeners) == before, what="the server dropping the closed stream"
+    )
 
 
 def test_many_clients_each_get_every_change(app: Flask, port: int, service: TableService) -> None:
@@ -165,7 +161,7 @@ def test_many_clients_each_get_every_change(app: Flask, port: int, service: Tabl
             seen.append(stream.state()[0])
         assert seen[-1] == 2
         stream.close()
-    eventually(lambda: len(service._listeners) == 0)
+    eventually(lambda: len(service._listeners) == 0, what="the server dropping every stream")
 
 
 def test_streams_beyond_the_limit_are_refused_and_requests_still_answer(
@@ -189,7 +185,7 @@ def test_streams_beyond_the_limit_are_refused_and_requests_still_answer(
         answer.read()
         assert answer.status == 200, path
     streams.pop().close()
-    eventually(lambda: _stream_status(port) == 200)
+    eventually(lambda: _stream_status(port) == 200, what="the server freeing a stream's thread")
     for stream in streams:
         stream.close()
     extra.close()

@@ -9,17 +9,17 @@ A table may have no game in progress (its first boot, or after the last game end
 service restarted): the readers run, reads are stored, tags can be enrolled, and every line
 that needs a game is refused with :class:`~companion.errors.NoGame` until one starts.
 
-The worker is supervised (:mod:`.pipeline`): no exception in handling one read stops it, and a
-failing store keeps the work it could not store waiting, retried with back-off; nothing is
-acknowledged until it is stored, and :attr:`TableService.store_health` says what is wrong.
+The worker is its own object, supervised (:mod:`.worker`): no exception in handling one read
+stops it, and a failing store keeps the work it could not store waiting, retried with back-off;
+nothing is acknowledged until it is stored, and :attr:`TableService.store_health` says what is
+wrong. It runs on its own thread, or (``worker_thread=False``) the owner advances it with
+:meth:`TableService.step`.
 """
 
 from __future__ import annotations
 
 import logging
-import queue
 import threading
-from collections import deque
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -35,8 +35,8 @@ from companion.table.enrol import BulkEnrolment, EnrolError, deck_order
 from companion.table.feedback_view import feedback_view
 from companion.table.live import LiveGame
 from companion.table.pairing import Pairing
-from companion.table.pipeline import Pipeline, Work
-from companion.table.supervision import BUSY_WAIT, DiskWatch, StoreHealth, StoreHealthSnapshot
+from companion.table.supervision import BUSY_WAIT, StoreHealth, StoreHealthSnapshot
+from companion.table.worker import Line, TapTiming, Worker, beep
 from companion.tape.documents import Document, Event
 from companion.tracker.document import state_document
 from companion.tracker.state import Outcome
@@ -54,27 +54,15 @@ class Change:
     changed: bool
 
 
-@dataclass(frozen=True, slots=True)
-class TapTiming:
-    """When one tap passed each stage, in seconds on the service's clock: what the benchmarks
-    and the readers page add up (place -> activated -> read -> tap -> stored -> screen)."""
-
-    zone: str
-    uid: str
-    activated: float | None  #: the tag was selected (nfcpy readers only: TagRead.activated)
-    read: float  #: the reader handed the read over
-    tap: float  #: the worker took it as a tap (the tap filter passed it; stored next)
-    stored: float  #: the tap's line stored and announced to every listener
+__all__ = ["Change", "TableService", "TapTiming"]
 
 
-TIMINGS_KEPT = 200
-
-
-class TableService(Pipeline):
+class TableService:
     """One table's readers, game, store and feedback.
 
     ``live`` is the game in progress, or None for a table without one: then ``store`` and
-    ``catalogue`` are needed (with a game they default to the game's).
+    ``catalogue`` are needed (with a game they default to the game's). With
+    ``worker_thread=False`` no worker thread runs: the owner calls :meth:`step` (tests).
     """
 
     def __init__(
@@ -89,6 +77,7 @@ class TableService(Pipeline):
         store: EventStore | None = None,
         catalogue: Catalogue | None = None,
         pairing_clock: Clock | None = None,
+        worker_thread: bool = True,
     ) -> None:
         self.live = live
         self.store: EventStore = store if store is not None else _need(live).store
@@ -108,34 +97,35 @@ class TableService(Pipeline):
         )
         self.context = context or ReaderContext(clock)
         self.context.known_tag = self._is_bound
-        self._filter = tap_filter or TapFilter()
-        self._reads: queue.Queue[TagRead] = queue.Queue()
         self._lock = threading.RLock()
         self._listeners: list[Callable[[Change], None]] = []
         self._document: tuple[int, Document] | None = None
-        self._stop = threading.Event()
-        self._worker: threading.Thread | None = None
-        self._started_at = clock()
-        #: the last taps' stage times, oldest first
-        self.timings: deque[TapTiming] = deque(maxlen=TIMINGS_KEPT)
         self.store_health = StoreHealth()
-        self._disk = DiskWatch(self.store.free_bytes)
-        self._waiting: deque[Work] = deque()
-        self._retry_at: float | None = None
+        self._worker_thread = worker_thread
+        self.worker = Worker(
+            self,
+            store=self.store,
+            tap_filter=tap_filter or TapFilter(),
+            clock=clock,
+            feedback=self.feedback,
+            health=self.store_health,
+            on_health=self._health_changed,
+            chores=self.pairing.tick,
+        )
+        #: the last taps' stage times, oldest first
+        self.timings = self.worker.timings
         #: while set, arrivals at this zone enrol tags instead of playing cards
         self.enrolment: tuple[str, BulkEnrolment] | None = None
         self.enrolment_messages: list[str] = []
         self.readers: dict[str, Reader] = {
-            zone: open_reader(spec, zone, self._reads.put, clock, self.context)
+            zone: open_reader(spec, zone, self.worker.put, clock, self.context)
             for zone, spec in readers.items()
         }
 
     # Life cycle
 
     def start(self) -> None:
-        self._look_at_disk()  # said at once: a table started on a full disk
-        self._worker = threading.Thread(target=self._work, name="table-worker", daemon=True)
-        self._worker.start()
+        self.worker.start(thread=self._worker_thread)
         for reader in self.readers.values():
             reader.start()
         self.feedback.show(feedback_view(self.document()))
@@ -143,9 +133,7 @@ class TableService(Pipeline):
     def stop(self) -> None:
         for reader in self.readers.values():
             reader.stop()
-        self._stop.set()
-        if self._worker is not None:
-            self._worker.join(timeout=3)
+        self.worker.stop()
         self.context.close()
         self.feedback.close()
 
@@ -157,11 +145,18 @@ class TableService(Pipeline):
             for zone in zones:
                 if zone in self.readers:
                     continue
-                reader = open_reader(spec, zone, self._reads.put, self.clock, self.context)
+                reader = open_reader(spec, zone, self.worker.put, self.clock, self.context)
                 self.readers = {**self.readers, zone: reader}  # readers is read unlocked
                 reader.start()
                 opened.append(zone)
         return opened
+
+    def step(self) -> None:
+        """Advance a table started without a worker thread: every read fed or reported so far
+        is handled, then the chores due at the clock (:meth:`Worker.step`).
+
+        :raises RuntimeError: the table's worker runs on its own thread."""
+        self.worker.step()
 
     # The game
 
@@ -179,7 +174,9 @@ class TableService(Pipeline):
         return live
 
     def submit(self, line: dict[str, Any], *, seen_version: int | None = None) -> Outcome:
-        """Apply, store and announce one line.
+        """Apply, store and announce one line, in the caller's thread (with or without a
+        worker thread: a caller never waits for the worker; reads it has not taken yet come
+        after this line, as they would a moment later).
 
         :raises Rejected: no game, a stale version or a line the game refuses.
         :raises StoreError: not stored (nothing changed); also while taps wait for a failing
@@ -192,7 +189,7 @@ class TableService(Pipeline):
                     f"the table changed since you looked (version {seen_version}, now "
                     f"{self.version}): check the screen and try again"
                 )
-            if not self.store_health.ok and self._waiting and not self._in_worker():
+            if not self.store_health.ok and self.worker.waiting and not self.worker.in_worker():
                 snapshot = self.store_health.snapshot()
                 raise (StoreBusy if snapshot.state == "busy" else StoreError)(
                     f"the game store is {snapshot.state} ({snapshot.error}); taps are waiting "
@@ -201,10 +198,10 @@ class TableService(Pipeline):
             try:
                 outcome = live.submit(line)
             except StoreError as exc:
-                if not self._in_worker():  # the worker reports its own, once, with its retry
-                    self._store_failed(exc)
+                if not self.worker.in_worker():  # it reports its own, once, with its retry
+                    self.worker.store_failed(exc)
                 raise
-            self._store_ok()
+            self.worker.store_ok()
             self._announce(outcome)
             return outcome
 
@@ -283,7 +280,7 @@ class TableService(Pipeline):
 
     def store_snapshot(self) -> StoreHealthSnapshot:
         """The store's health, with how much work waits for it."""
-        return self.store_health.snapshot(len(self._waiting))
+        return self.store_health.snapshot(self.worker.waiting)
 
     def start_enrolment(self, zone: str, faction: str, owner: str | None = None) -> str:
         """Taps at ``zone`` now bind the faction's cards in printed order.
@@ -302,12 +299,14 @@ class TableService(Pipeline):
         with self._lock:
             self.enrolment = None
 
-    def _enrolling(self, zone: str) -> bool:
+    # What the worker asks (:class:`~companion.table.worker.Served`)
+
+    def enrolling(self, zone: str) -> bool:
         """Whether arrivals at ``zone`` enrol tags (they skip the tap filter)."""
         enrolment = self.enrolment
         return enrolment is not None and enrolment[0] == zone
 
-    def _enrol(self, read: TagRead) -> list[Work] | None:
+    def enrol(self, read: TagRead) -> list[Line] | None:
         """The bind line to store if a bulk enrolment took the read (its binding is stored
         already); None if no enrolment is running at the read's zone."""
         with self._lock:
@@ -323,16 +322,16 @@ class TableService(Pipeline):
             if enrolment.done:
                 self.enrolment = None
             if len(enrolment.bound) == before:
-                self._beep(self.feedback.ignored)
+                beep(self.feedback.ignored)
                 return []
             if live is None:  # stored: the next game knows the tag
-                self._beep(self.feedback.accepted)
+                beep(self.feedback.accepted)
                 return []
             uid, card = enrolment.bound[-1]  # the running game knows the tag at once
-            line: dict[str, Any] = {"input": "bind", "tag": uid, "card": card}
+            line: Line = {"input": "bind", "tag": uid, "card": card}
             if enrolment.owner in live.game.state.header.players:
                 line["owner"] = enrolment.owner
-            return [Work(line=line)]
+            return [line]
 
     def _is_bound(self, uid: str) -> bool:
         """Whether the game in progress knows ``uid`` (its readers then skip the card id):
@@ -342,7 +341,7 @@ class TableService(Pipeline):
 
     def feed(self, read: TagRead) -> None:
         """Hand a read to the worker as a reader would (tests, the virtual table)."""
-        self._reads.put(read)
+        self.worker.put(read)
 
     # Internals
 
@@ -367,17 +366,7 @@ class TableService(Pipeline):
         game."""
         self._tell(Change(self.version, (), False))
 
-    def _tick(self) -> None:
-        self.pairing.tick()
-
-    def _timed(self, tap: Tap, read: TagRead | None, tapped: float) -> None:
-        """Keep the tap's stage times (``read`` is the read that made it, if it was one)."""
-        made_it = read is not None and (read.uid, read.zone) == (tap.uid, tap.zone)
-        activated = read.activated if read is not None and made_it else None
-        read_at = read.at if read is not None and made_it else tap.at
-        self.timings.append(TapTiming(tap.zone, tap.uid, activated, read_at, tapped, self.clock()))
-
-    def _bind_from_ndef(self, tap: Tap) -> None:
+    def recognise(self, tap: Tap) -> None:
         """A card whose NDEF record names a card we know is recognised without enrolment
         (the uid stays the key: an enrolled uid is never rebound from its NDEF)."""
         if tap.card is None or tap.card not in self.catalogue:

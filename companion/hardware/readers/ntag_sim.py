@@ -131,6 +131,8 @@ class SimZone:
         self._socket: socket.socket | None = None
         self._thread: threading.Thread | None = None
         self._stop = threading.Event()
+        #: polls (REQA/WUPA) that found no card: how a test knows the reader saw a card go
+        self.empty_polls = 0
         self.reopen()
 
     @property
@@ -216,6 +218,7 @@ class SimZone:
         card = self._card
         if frame in (b"\x26", b"\x52"):  # REQA / WUPA
             if card is None or (self._state == "halt" and frame == b"\x26"):
+                self.empty_polls += card is None
                 return b"RFOFF" if self.fast_empty else None  # no card answers this poll
             self._state = "ready1"
             return bytes.fromhex("4400")
