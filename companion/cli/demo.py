@@ -80,6 +80,7 @@ def demo(port: int, lan: bool, db: str, zones: int, still: bool, game: str) -> N
         store.close()
         message, _ = cannot_serve(exc, host, port)
         fail(f"{message} (--port 0 picks a free one)")
+    dashboard.stop_on_signals()  # before anything is said: a stop right after start is clean
     click.echo(f"demo game {live.game_id} on a simulated table (zones {', '.join(readers)})")
     _say_how_to_open(dashboard, control.current())
     note_serving(db, dashboard)
