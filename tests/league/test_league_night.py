@@ -83,30 +83,23 @@ def game_for(table: int, number: int) -> tuple[dict[str, Any], dict[str, Any], s
     return honest, honest, "counted"
 
 
-def _table_games(table: int) -> list[tuple[dict[str, Any], dict[str, Any], str]]:
-    return [game_for(table, number) for number in range(PER_TABLE)]
+def play(night: Night, table: int, number: int) -> dict[str, Any]:
+    """A table plays its game (simulated in the table's thread, while the others ship theirs)
+    and notes the truth; returns the push it will send."""
+    push, honest, status = game_for(table, number)
+    with night.lock:
+        night.truth[push["id"]], night.expected[push["id"]] = honest, status
+    return push
 
 
-def play_all(night: Night) -> dict[int, list[dict[str, Any]]]:
-    """Every table's games, simulated before the night (the tables' own work: the server's is
-    what the test waits for)."""
-    played = {number: _table_games(number) for number in range(1, TABLES + 1)}
-    pushes = {}
-    for table, games in played.items():
-        pushes[table] = [push for push, _, _ in games]
-        for push, honest, status in games:
-            night.truth[push["id"]], night.expected[push["id"]] = honest, status
-    return pushes
-
-
-def ship_table(
-    url: str, table: int, key: str, games: list[dict[str, Any]], night: Night, stop: Any
-) -> None:
-    """Ship a table's games, some held back and sent after later ones, some sent twice."""
+def ship_table(url: str, table: int, key: str, night: Night, stop: Any) -> None:
+    """Play and ship a table's games, some held back and sent after later ones, some sent
+    twice."""
     rng = random.Random(table)
     held: list[dict[str, Any]] = []
     sent: list[dict[str, Any]] = []
-    for push in games:
+    for number in range(PER_TABLE):
+        push = play(night, table, number)
         if rng.random() < 0.15:  # shipped later, after the next games: out of order
             held.append(push)
             continue
@@ -177,13 +170,12 @@ def test_ten_tables_push_their_games_through_a_restart(
 ) -> None:
     keys = {n: add_table(db, f"table-{n}") for n in range(1, TABLES + 1)}
     night, stop, done = Night(), threading.Event(), threading.Event()
-    pushes = play_all(night)
     server = LiveServer(league_db, tmp_path / "server.log")
     try:
         crasher = threading.Thread(target=crash_midway, args=(server, night, done))
         crasher.start()
         tables = [
-            threading.Thread(target=ship_table, args=(server.url, n, key, pushes[n], night, stop))
+            threading.Thread(target=ship_table, args=(server.url, n, key, night, stop))
             for n, key in keys.items()
         ]
         for table in tables:
