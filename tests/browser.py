@@ -120,6 +120,17 @@ def live_table(tmp_path: Path, catalogue: Catalogue) -> Iterator[LiveTable]:
     table.close()
 
 
+@pytest.fixture(scope="module")
+def shared_live_table(
+    tmp_path_factory: pytest.TempPathFactory, catalogue: Catalogue
+) -> Iterator[LiveTable]:
+    """One live table for a module's tests that only look at its pages (never tap or change
+    it): started once instead of for each page."""
+    table = LiveTable(tmp_path_factory.mktemp("shared") / "table.db", catalogue)
+    yield table
+    table.close()
+
+
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
     executable = chromium_path()
