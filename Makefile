@@ -12,8 +12,10 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
+# On every core: each worker has its own tmp folders, ports, PostgreSQL cluster and Chromium;
+# worksteal keeps both busy to the end (a few tests take far longer than the rest).
 test: $(STAMP)
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto --dist worksteal
 
 demo: $(STAMP)
 	@echo "From a tablet on this network: make demo ARGS=--lan, then scan the QR code it prints."

@@ -7,7 +7,8 @@ bench/table_bench.py; a quiet table's CPU: bench/cpu_bench.py; dashboard figures
 and its breakdown, serving memory): bench/dashboard_bench.py; league server figures (games
 stored per second, push round trip, 10 tables and 2 workers): bench/league_bench.py; the soak
 (30 minutes of taps and 20 stream clients, memory flat): bench/soak_bench.py; memory with 20
-streams for 240 s: bench/stream_memory_bench.py. The machine may
+streams for 240 s: bench/stream_memory_bench.py; 20 stream clients while 5 zones take 10 taps a
+second for 60 s: bench/load_bench.py. The machine may
 be shared: run it a few times and compare medians.
 """
 
@@ -28,6 +29,7 @@ from typing import Any
 from cpu_bench import bench_cpu
 from dashboard_bench import bench_dashboard
 from league_bench import bench_league
+from load_bench import bench_load
 from nfc_bench import bench_nfc
 from profile_bench import bench_profiles
 from soak_bench import SECONDS as SOAK_SECONDS
@@ -170,6 +172,7 @@ def main() -> int:
         **bench_cpu(),
         **(screen := bench_dashboard()),
         **bench_league(),
+        **bench_load(),
         **(soak(args.soak_seconds) if args.soak_seconds > 0 else {}),
         **bench_profiles(screen=screen),
         **(stream_memory(args.stream_seconds) if args.stream_seconds > 0 else {}),
@@ -190,6 +193,8 @@ def main() -> int:
             "serve_rss_mb": "<= 55 (5 zones, 10 clients)",
             "league_ingest_games_per_s": ">= 20 (10 tables, 2 workers, durable commits)",
             "league_push_ms_p99": "<= 1000 (10 tables pushing at once)",
+            "load_taps_dropped": "0 (5 zones at 10 taps a second for 60 s, 20 stream clients)",
+            "load_clients_out_of_order": "0; load_clients_missing_the_end: 0",
             "soak_rss_growth_pct": "<= 5 (30 minutes of taps, 20 stream clients)",
             "stream_rss_growth_mb_240s": "<= 3 (20 stream clients, after a 40 s warm-up)",
         },

@@ -23,6 +23,7 @@ from companion.table.service import TableService
 from companion.web.server import Dashboard
 
 SCREENSHOTS = Path(__file__).parent / "screenshots"
+FAILED = pytest.StashKey[bool]()
 HOW_TO_INSTALL = (
     "the browser tests need Debian's Chromium: `sudo apt-get install chromium` "
     "(or set CHROMIUM=/path/to/chromium); Playwright's own browser download is not used"
@@ -121,6 +122,17 @@ def live_table(tmp_path: Path, catalogue: Catalogue) -> Iterator[LiveTable]:
     table.close()
 
 
+@pytest.fixture(scope="module")
+def shared_live_table(
+    tmp_path_factory: pytest.TempPathFactory, catalogue: Catalogue
+) -> Iterator[LiveTable]:
+    """One live table for a module's tests that only look at its pages (never tap or change
+    it): started once instead of for each page."""
+    table = LiveTable(tmp_path_factory.mktemp("shared") / "table.db", catalogue)
+    yield table
+    table.close()
+
+
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
     executable = chromium_path()
@@ -145,10 +157,21 @@ def page(browser: Any, request: pytest.FixtureRequest) -> Iterator[Any]:
     )
     opened.errors = errors
     yield opened
-    # kept for people to look at, and printed with a failing test's output
-    screenshot(opened, f"last-{request.node.name}")
+    # a failing test's last screen is kept for people to look at (taking one after every test
+    # cost each a third of a second), its page errors printed with its output
+    if FAILED in request.node.stash:
+        screenshot(opened, f"last-{request.node.name}")
     print("page errors:", errors)
     context.close()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+    """Notes on the test's item that its call failed, for :func:`page`'s teardown."""
+    report = yield
+    if report.when == "call" and report.failed:
+        item.stash[FAILED] = True
+    return report
 
 
 def screenshot(page: Any, name: str) -> None:

@@ -1,8 +1,10 @@
 from __future__ import annotations
 
 import os
+import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +17,7 @@ from companion.storage.store import EventStore
 from companion.table.live import LiveGame
 from companion.table.service import TableService
 from companion.web.app import TOKEN_HEADER, create_app
+from companion.web.server import Dashboard
 from tests.tapes import HEADER as TAPE_HEADER
 
 # Simulated (sim:) zones answer at today's simulator speed unless a test picks a PN532 link
@@ -103,6 +106,27 @@ def service(catalogue: Catalogue) -> Iterator[TableService]:
 @pytest.fixture
 def client(service: TableService) -> FlaskClient:
     return create_app(service=service, token=TOKEN).test_client()
+
+
+@contextmanager
+def serving(service: TableService, **config: Any) -> Iterator[Dashboard]:
+    """The dashboard on the real server (waitress), as ``companion serve`` runs it, in a thread,
+    with ``config`` set on its app (e.g. ``SSE_PING_SECONDS``); closed afterwards."""
+    served = Dashboard(service, host="127.0.0.1", port=0, token=TOKEN, simulated=False)
+    served.app.config.update(config)
+    thread = threading.Thread(target=served.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield served
+    finally:
+        served.close()
+        thread.join(timeout=10)
+
+
+@pytest.fixture
+def dashboard(service: TableService) -> Iterator[Dashboard]:
+    with serving(service) as served:
+        yield served
 
 
 @pytest.fixture

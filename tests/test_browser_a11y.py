@@ -65,8 +65,10 @@ def test_the_table_and_its_states_have_no_axe_violations(
 
 
 @pytest.mark.parametrize("path", PAGES)
-def test_every_page_has_no_axe_violations(page: Any, live_table: LiveTable, path: str) -> None:
-    page.goto(f"{live_table.url}{path}?token={TOKEN}")
+def test_every_page_has_no_axe_violations(
+    page: Any, shared_live_table: LiveTable, path: str
+) -> None:
+    page.goto(f"{shared_live_table.url}{path}?token={TOKEN}")
     expect(page.locator("h1").first).to_be_visible()
     if path == "/setup":
         page.wait_for_selector("body[data-ready]")
@@ -171,9 +173,9 @@ def test_the_winner_is_announced(page: Any, live_table: LiveTable) -> None:
 
 @pytest.mark.parametrize("path", ["/setup", "/history", "/enrol", "/readers"])
 def test_every_control_of_every_page_is_reached_by_keyboard(
-    page: Any, live_table: LiveTable, path: str
+    page: Any, shared_live_table: LiveTable, path: str
 ) -> None:
-    page.goto(f"{live_table.url}{path}?token={TOKEN}")
+    page.goto(f"{shared_live_table.url}{path}?token={TOKEN}")
     expect(page.locator("h1").first).to_be_visible()
     if path == "/setup":
         page.wait_for_selector("body[data-ready]")

@@ -124,6 +124,18 @@ def test_a_game_started_from_the_tablet_then_a_clean_stop(served: Served, tmp_pa
     assert not (tmp_path / "first.db-wal").exists()
 
 
+def test_a_stop_as_soon_as_the_address_is_out_is_clean(tmp_path: Path) -> None:
+    # the address is the first thing a watcher can react to: the SIGTERM handler is in place by
+    # then, so the stop is the clean one (status 0, the store closed), never the default kill
+    table = Served("--simulate", "--db", str(tmp_path / "quick.db"), "--port", "0")
+    try:
+        rest = table.stop()
+    finally:
+        table.kill()
+    assert "table stopped; every game is stored" in rest
+    assert not (tmp_path / "quick.db-wal").exists()
+
+
 def test_the_next_boot_resumes_the_game(tmp_path: Path) -> None:
     db = str(tmp_path / "g.db")
     runner = CliRunner()

@@ -14,8 +14,7 @@ from flask.testing import FlaskClient
 
 from companion.table.service import TableService
 from companion.web.app import TOKEN_HEADER
-from companion.web.server import Dashboard
-from tests.conftest import AUTH, TOKEN
+from tests.conftest import AUTH, serving
 from tests.tapes import HEADER
 
 
@@ -145,13 +144,8 @@ def read_event(response: http.client.HTTPResponse) -> dict[str, Any]:
 @pytest.fixture
 def server(service: TableService) -> Iterator[int]:
     """The dashboard on the real server (waitress); yields its port."""
-    dashboard = Dashboard(service, host="127.0.0.1", port=0, token=TOKEN, simulated=False)
-    dashboard.app.config["SSE_PING_SECONDS"] = 0.2
-    thread = threading.Thread(target=dashboard.serve_forever, daemon=True)
-    thread.start()
-    yield dashboard.port
-    dashboard.close()
-    thread.join(timeout=5)
+    with serving(service, SSE_PING_SECONDS=0.2) as dashboard:
+        yield dashboard.port
 
 
 def open_stream(port: int, last: int | None = None) -> tuple[http.client.HTTPConnection, Any]:

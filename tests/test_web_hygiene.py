@@ -9,29 +9,16 @@ import http.client
 import json
 import logging
 import socket
-import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 import pytest
 from flask.testing import FlaskClient
 
 from companion.table.network import interface_addresses, local_name, table_address
-from companion.table.service import TableService
 from companion.web.accesslog import AccessLog, redact
 from companion.web.hygiene import requested_host
 from companion.web.server import STREAM_BUFFER, Dashboard
 from tests.conftest import AUTH, TOKEN
-
-
-@pytest.fixture
-def dashboard(service: TableService) -> Iterator[Dashboard]:
-    served = Dashboard(service, host="127.0.0.1", port=0, token=TOKEN, simulated=False)
-    thread = threading.Thread(target=served.serve_forever, daemon=True)
-    thread.start()
-    yield served
-    served.shutdown()
-    served.close()
-    thread.join(timeout=5)
 
 
 def fetch(

@@ -19,7 +19,7 @@ from companion.web.palette import PALETTE
 from companion.web.server import UNACKNOWLEDGED_MS, Dashboard
 from companion.web.stream import events
 from companion.web.table import EXTENSION, Table, View
-from tests.conftest import AUTH, TOKEN
+from tests.conftest import AUTH, serving
 from tests.waiting import eventually
 
 PLAYERS = [
@@ -30,14 +30,8 @@ PLAYERS = [
 
 @pytest.fixture
 def dashboard(service: TableService) -> Iterator[Dashboard]:
-    """The dashboard on the real server (waitress), as ``companion serve`` runs it."""
-    served = Dashboard(service, host="127.0.0.1", port=0, token=TOKEN, simulated=False)
-    served.app.config["SSE_PING_SECONDS"] = 0.2
-    thread = threading.Thread(target=served.serve_forever, daemon=True)
-    thread.start()
-    yield served
-    served.close()
-    thread.join(timeout=5)
+    with serving(service, SSE_PING_SECONDS=0.2) as served:
+        yield served
 
 
 @pytest.fixture

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import socket
-import threading
 from collections.abc import Iterator
 
 import pytest
@@ -19,7 +18,7 @@ from companion.web import channel
 from companion.web.hygiene import HEADERS
 from companion.web.server import Dashboard
 from companion.web.slots import CONTROL_STREAMS, PER_ADDRESS, StreamRefused, StreamSlots
-from tests.conftest import TOKEN
+from tests.conftest import TOKEN, serving
 
 IDLE = 200
 STREAMERS = 200
@@ -29,13 +28,8 @@ GREEDY = 50
 
 @pytest.fixture
 def dashboard(service: TableService) -> Iterator[Dashboard]:
-    served = Dashboard(service, host="127.0.0.1", port=0, token=TOKEN, simulated=False)
-    served.app.config["SSE_PING_SECONDS"] = 0.5
-    thread = threading.Thread(target=served.serve_forever, daemon=True)
-    thread.start()
-    yield served
-    served.close()
-    thread.join(timeout=10)
+    with serving(service, SSE_PING_SECONDS=0.5) as served:
+        yield served
 
 
 def connect(port: int, source: str = "127.0.0.1") -> socket.socket:

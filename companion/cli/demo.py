@@ -71,15 +71,7 @@ def demo(port: int, lan: bool, db: str, zones: int, still: bool, game: str) -> N
     service = TableService(live, readers, clock=time.monotonic)
     player = None if still else DemoPlayer(service)
     service.start()
-    try:
-        dashboard = Dashboard(
-            service, host=host, port=port, token=control, simulated=True, demo=player
-        )
-    except OSError as exc:
-        service.stop()
-        store.close()
-        message, _ = cannot_serve(exc, host, port)
-        fail(f"{message} (--port 0 picks a free one)")
+    dashboard = _serve(service, host, port, control, player)
     click.echo(f"demo game {live.game_id} on a simulated table (zones {', '.join(readers)})")
     _say_how_to_open(dashboard, control.current())
     note_serving(db, dashboard)
@@ -120,6 +112,24 @@ def own_game(store: EventStore, header: dict[str, Any], catalogue: Catalogue) ->
 def _same_game(stored: dict[str, Any], fresh: dict[str, Any]) -> bool:
     keys = ("game", "players", "factions", "zones", "tags")
     return all(stored.get(key) == fresh.get(key) for key in keys)
+
+
+def _serve(
+    service: TableService, host: str, port: int, control: TokenFile, player: DemoPlayer | None
+) -> Dashboard:
+    """The demo's dashboard, stopped by SIGTERM or Ctrl-C from now on (before anything is
+    said: a stop right after start is clean), or exit (the table stopped, its store closed)."""
+    try:
+        dashboard = Dashboard(
+            service, host=host, port=port, token=control, simulated=True, demo=player
+        )
+    except OSError as exc:
+        service.stop()
+        service.store.close()
+        message, _ = cannot_serve(exc, host, port)
+        fail(f"{message} (--port 0 picks a free one)")
+    dashboard.stop_on_signals()
+    return dashboard
 
 
 def _say_how_to_open(dashboard: Dashboard, token: str) -> None:

@@ -130,6 +130,7 @@ def serve(table_file: Path | None, simulate: bool, db: str | None, port: int | N
     except CompanionError as exc:
         fail(str(exc), EX_CONFIG)
     dashboard = _dashboard(service, config, db, port, simulate)
+    dashboard.stop_on_signals()  # before anything is said: a stop right after start is clean
     service.listen(_say)
     service.start()
     shipper = None

@@ -142,11 +142,18 @@ class Dashboard:
 
     shutdown = stop
 
-    def run_until_stopped(self) -> None:
-        """Serve until SIGTERM or SIGINT (Ctrl-C), from the main thread, then close the
-        dashboard; the caller then stops the service and closes the store."""
+    def stop_on_signals(self) -> None:
+        """Let SIGTERM and SIGINT (Ctrl-C) stop the dashboard (from the main thread). Called
+        before the table says where it serves: a stop that comes as soon as the address is
+        out (systemd, a script reading it) then shuts down cleanly instead of killing."""
         for signum in (signal.SIGTERM, signal.SIGINT):
             signal.signal(signum, lambda *_: self.stop())
+
+    def run_until_stopped(self) -> None:
+        """Serve until SIGTERM or SIGINT (Ctrl-C), from the main thread, then close the
+        dashboard; the caller then stops the service and closes the store. A signal that came
+        after :meth:`stop_on_signals` and before this call ends it at once."""
+        self.stop_on_signals()
         try:
             self.serve_forever()
         finally:

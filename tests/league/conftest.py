@@ -23,6 +23,8 @@ from companion.league.server import prepare
 from companion.league.webio import POOL
 
 _databases = itertools.count(1)
+#: the session's migrated database, copied for each test
+TEMPLATE = "league_template"
 
 
 @pytest.fixture(scope="session")
@@ -33,15 +35,20 @@ def pg_cluster() -> Iterator[Cluster]:
             pytest.fail(message)
         pytest.skip(message)
     with Cluster() as cluster:
+        prepare(cluster.create_database(TEMPLATE))
         yield cluster
 
 
 @pytest.fixture
 def league_db(pg_cluster: Cluster) -> Iterator[str]:
-    """The conninfo of a fresh, migrated league database (dropped afterwards)."""
+    """The conninfo of a fresh, migrated league database (dropped afterwards): a copy of the
+    session's migrated template, which costs a file copy instead of every migration."""
     name = f"league_test_{next(_databases)}"
-    conninfo = pg_cluster.create_database(name)
-    prepare(conninfo)
+    with connect(pg_cluster.conninfo("postgres")) as conn:
+        create = "CREATE DATABASE {} TEMPLATE {}"
+        conn.execute(sql.SQL(create).format(sql.Identifier(name), sql.Identifier(TEMPLATE)))
+    conninfo = pg_cluster.conninfo(name)
+    assert prepare(conninfo) == []  # the template is up to date: nothing left to migrate
     yield conninfo
     with connect(pg_cluster.conninfo("postgres")) as conn:
         conn.execute(sql.SQL("DROP DATABASE {} WITH (FORCE)").format(sql.Identifier(name)))

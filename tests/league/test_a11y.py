@@ -3,7 +3,6 @@ pages, served by a real server (waitress) to Debian's Chromium."""
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterator
 from typing import Any
 
@@ -11,24 +10,22 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from playwright.sync_api import expect
-from waitress.server import create_server
 
 from companion.league.pages import REFRESH_S
 from tests.a11y import axe_violations
 from tests.league.games import push
 from tests.league.test_ingest import send
+from tests.league.test_shipper import League
 
 
 @pytest.fixture
 def board(league_app: Flask, league_client: FlaskClient, table_key: str) -> Iterator[str]:
     for seed in (1, 2, 3):
         assert send(league_client, table_key, push(seed, "Ann", "Ben", "Cat")).status_code == 201
-    server = create_server(league_app, host="127.0.0.1", port=0)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.effective_port}"  # type: ignore[union-attr]
-    server.close()
-    thread.join(5)
+    served = League(league_app)  # stopped at once (closing only the listener waited 5 s)
+    served.start()
+    yield served.url
+    served.stop()
 
 
 @pytest.mark.parametrize("path", ["/", "/games", "/factions", "/players/Ann"])
