@@ -107,7 +107,7 @@ def replay_tape(tape: Sequence[dict[str, Any]]) -> Replayed:
         vp = _vp(game)
         if vp != timeline[-1][1]:
             timeline.append((_at(line), vp))
-    table = game.state.table
+    table = game.smashup.table
     seats = tuple(
         Seat(name, tuple(header.factions.get(name, ())), int(vp))
         for name, vp in zip(table.players, final_vp(table), strict=True)
@@ -123,7 +123,7 @@ def replay_tape(tape: Sequence[dict[str, Any]]) -> Replayed:
 
 
 def _vp(game: Game) -> tuple[int, ...]:
-    return tuple(int(vp) for vp in game.state.table.vp)
+    return tuple(int(vp) for vp in game.smashup.table.vp)
 
 
 def _at(line: dict[str, Any]) -> float | None:

@@ -27,7 +27,7 @@ from companion.hardware.readers.base import TagRead
 from companion.hardware.readers.taps import Crosstalk, Ignored, Moved, Output, Tap, TapFilter
 from companion.storage.store import EventStore
 from companion.table.supervision import DiskWatch, StoreHealth
-from companion.tracker.state import Outcome
+from companion.tracker.games import GameOutcome
 
 log = logging.getLogger(__name__)
 IDLE_WAIT = 0.05  #: seconds the worker waits for a read before polling the tap filter
@@ -67,7 +67,7 @@ class Pipeline:
 
     # What the service provides
 
-    def submit(self, line: dict[str, Any], *, seen_version: int | None = None) -> Outcome:
+    def submit(self, line: dict[str, Any], *, seen_version: int | None = None) -> GameOutcome:
         raise NotImplementedError
 
     def _enrol(self, read: TagRead) -> list[Work] | None:

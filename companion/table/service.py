@@ -38,7 +38,7 @@ from companion.table.pipeline import Pipeline, Work
 from companion.table.supervision import BUSY_WAIT, DiskWatch, StoreHealth, StoreHealthSnapshot
 from companion.tape.documents import Document, Event
 from companion.tracker.document import state_document
-from companion.tracker.state import Outcome
+from companion.tracker.games import GameOutcome, game_outcome
 
 Clock = Callable[[], float]
 log = logging.getLogger(__name__)
@@ -177,7 +177,7 @@ class TableService(Pipeline):
             raise NoGame()
         return live
 
-    def submit(self, line: dict[str, Any], *, seen_version: int | None = None) -> Outcome:
+    def submit(self, line: dict[str, Any], *, seen_version: int | None = None) -> GameOutcome:
         """Apply, store and announce one line.
 
         :raises Rejected: no game, a stale version or a line the game refuses.
@@ -263,7 +263,7 @@ class TableService(Pipeline):
             self.live = live
             self._document = None
             self.enrolment = None
-            self._announce(Outcome(live.game.state, (), True))
+            self._announce(game_outcome(live.game.state, (), True))
 
     def listen(self, listener: Callable[[Change], None]) -> Callable[[], None]:
         """Call ``listener`` after every applied line; returns a function that stops it."""
@@ -345,7 +345,7 @@ class TableService(Pipeline):
 
     # Internals
 
-    def _announce(self, outcome: Outcome) -> None:
+    def _announce(self, outcome: GameOutcome) -> None:
         """Tell the LEDs and every listener; one that fails is logged, never passed on (the
         line is stored: the caller must hear that it was)."""
         try:

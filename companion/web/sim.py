@@ -9,10 +9,13 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify
 
+from companion.cthulhu.state import MCState
 from companion.rules.game import where_is
 from companion.table.demo import DemoPlayer
 from companion.table.virtual import NoSimZone, VirtualTable
 from companion.tracker.common import owner_candidates
+from companion.tracker.games import GameState
+from companion.tracker.state import TrackerState
 from companion.web.auth import has_token
 from companion.web.body import json_body, uid_field
 from companion.web.errors import BadRequest, NotFound
@@ -49,7 +52,7 @@ def cards() -> Response:
             continue
         kind: str | None
         card = catalogue.get(binding.card)
-        if card is None:  # a Munchkin Cthulhu card
+        if card is None or not isinstance(state, TrackerState):  # a Munchkin Cthulhu card
             other = catalogue.cthulhu.get(binding.card)
             kind = other.kind if other is not None else None
             name, owner, in_play = card_name(catalogue, binding.card), None, uid in held(state)
@@ -114,13 +117,14 @@ def lift(zone: str) -> Response:
     return jsonify(zone=zone, lifted=uid)
 
 
-def held(state: object) -> set[str]:
+def held(state: GameState) -> set[str]:
     """Tags in play in a Munchkin Cthulhu game: in front of players or in the fight."""
-    table = getattr(state, "table", None)
     found: set[str] = set()
-    for player in getattr(table, "players", ()):
+    if not isinstance(state, MCState):
+        return found
+    for player in state.table.players:
         found |= {h.tag for h in (*player.classes, *player.items, *player.kept)}
-    combat = getattr(table, "combat", None)
+    combat = state.table.combat
     if combat is not None:
         found |= {m.tag for m in combat.monsters} | {o.tag for o in combat.one_shots}
         found |= {e.tag for m in combat.monsters for e in m.enhancers}
