@@ -5,18 +5,32 @@ Views are thin: they check who asks and what was sent, and call the ledger and t
 
 from __future__ import annotations
 
-from typing import Any
-
 from flask import Blueprint, Response, jsonify, request
 
 from companion.league import admin, ledger, queries
+from companion.league.bodies import (
+    FactionsAnswer,
+    MergeBody,
+    PlayersAnswer,
+    PushAnswer,
+    SeasonBody,
+    StandingsAnswer,
+    VoidBody,
+)
 from companion.league.database import using
 from companion.league.engine import TapeRefused, replay_tape
 from companion.league.errors import BadRequest
 from companion.league.openapi import spec
 from companion.league.payload import parse_push
 from companion.league.schema import version
-from companion.league.webio import int_arg, json_body, pool, require_organiser, require_table
+from companion.league.webio import (
+    int_arg,
+    json_body,
+    pool,
+    read,
+    require_organiser,
+    require_table,
+)
 
 bp = Blueprint("league_api", __name__, url_prefix="/api/v1")
 
@@ -45,7 +59,7 @@ def push_game() -> tuple[Response, int]:
         except TapeRefused as exc:
             raise BadRequest(str(exc), 422) from None
         again = ledger.receive(pool(), table, push, replayed)
-    answer = {
+    answer: PushAnswer = {
         "id": again.id,
         "status": again.status,
         "season": again.season,
@@ -86,11 +100,8 @@ def game_tape(uid: str) -> Response:
 @bp.post("/games/<uid>/void")
 def void(uid: str) -> Response:
     require_organiser()
-    body = json_body()
-    reason = body.get("reason", "") if isinstance(body, dict) else None
-    if not isinstance(reason, str):
-        raise BadRequest('the body is {"reason": "why the game does not count"}')
-    previous = ledger.void_game(pool(), uid, reason)
+    reason = read(VoidBody, 'the body is {"reason": "why the game does not count"}').get("reason")
+    previous = ledger.void_game(pool(), uid, reason or "")
     return jsonify(id=uid, status="void", was=previous)
 
 
@@ -98,20 +109,27 @@ def void(uid: str) -> Response:
 def standings() -> Response:
     with using(pool()) as conn:
         season = admin.find_season(conn, request.args.get("season"))
-        return jsonify(season=season.name, standings=queries.standings(conn, season.id))
+        answer: StandingsAnswer = {
+            "season": season.name,
+            "standings": queries.standings(conn, season.id),
+        }
+    return jsonify(answer)
 
 
 @bp.get("/factions")
 def factions() -> Response:
     with using(pool()) as conn:
         season = admin.find_season(conn, request.args.get("season"))
-        return jsonify(season=season.name, **queries.faction_stats(conn, season.id))
+        stats = queries.faction_stats(conn, season.id)
+    answer: FactionsAnswer = {"season": season.name, **stats}
+    return jsonify(answer)
 
 
 @bp.get("/players")
 def players() -> Response:
     with using(pool()) as conn:
-        return jsonify(players=queries.players(conn))
+        found: PlayersAnswer = {"players": queries.players(conn)}
+    return jsonify(found)
 
 
 @bp.get("/players/<name>")
@@ -124,8 +142,7 @@ def player(name: str) -> Response:
 @bp.post("/players/merge")
 def merge() -> Response:
     require_organiser()
-    body = json_body()
-    names = _strings(body, "from", "into")
+    names = read(MergeBody, 'the body is {"from": "...", "into": "..."}')
     kept = ledger.merge_players(pool(), names["from"], names["into"])
     return jsonify(merged=names["from"], into=kept)
 
@@ -143,14 +160,7 @@ def seasons() -> Response:
 @bp.post("/seasons")
 def new_season() -> tuple[Response, int]:
     require_organiser()
-    name = _strings(json_body(), "name")["name"]
+    name = read(SeasonBody, 'the body is {"name": "..."}')["name"]
     with using(pool()) as conn:
         season = admin.start_season(conn, name)
     return jsonify(name=season.name, started=season.started.isoformat()), 201
-
-
-def _strings(body: Any, *fields: str) -> dict[str, str]:
-    if not isinstance(body, dict) or not all(isinstance(body.get(f), str) for f in fields):
-        shape = ", ".join(f'"{f}": "..."' for f in fields)
-        raise BadRequest(f"the body is {{{shape}}}")
-    return {f: body[f] for f in fields}

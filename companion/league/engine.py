@@ -18,6 +18,10 @@ from companion.rules.game import final_vp
 from companion.simulation.plausible import FACTION_POOL, make_header, plausible_lines
 from companion.tape.documents import as_line
 from companion.tape.lines import parse_header
+from companion.tape.shapes import Field as Field
+from companion.tape.shapes import ShapeError as ShapeError
+from companion.tape.shapes import check as check
+from companion.tape.shapes import schema as schema
 from companion.tape.strict import StrictJSONError as StrictJSONError
 from companion.tape.strict import loads
 from companion.tracker.game import Game

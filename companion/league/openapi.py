@@ -1,8 +1,23 @@
-"""The league API as OpenAPI 3.0, written by hand (a test checks it names every API route)."""
+"""The league API as OpenAPI 3.0. The summaries are written here; request bodies and answers
+are described from the types the views check and build (:mod:`companion.league.bodies`), so
+the document cannot promise what the code does not do. A test checks it names every API route,
+and sends each body's example and its broken variants to the views."""
 
 from __future__ import annotations
 
 from typing import Any
+
+from companion.league.bodies import (
+    FactionsAnswer,
+    MergeBody,
+    PlayersAnswer,
+    PushAnswer,
+    PushBody,
+    SeasonBody,
+    StandingsAnswer,
+    VoidBody,
+)
+from companion.league.engine import schema
 
 ERROR = {"$ref": "#/components/responses/Error"}
 SEASON = {
@@ -16,29 +31,32 @@ SEASON = {
 
 def _obj(required: tuple[str, ...] = (), **fields: Any) -> dict[str, Any]:
     props = {k: {"type": v} if isinstance(v, str) else v for k, v in fields.items()}
-    return {"type": "object", "required": list(required), "properties": props}
+    found: dict[str, Any] = {"type": "object", "properties": props}
+    return found | ({"required": list(required)} if required else {})
 
 
 def _op(
     summary: str,
     *,
     ok: str = "200",
-    result: dict[str, Any] | None = None,
-    body: dict[str, Any] | None = None,
+    result: dict[str, Any] | type | None = None,
+    body: type | None = None,
     auth: str | None = None,
     errors: tuple[str, ...] = (),
     params: tuple[dict[str, Any], ...] = (),
 ) -> dict[str, Any]:
+    answer = schema(result) if isinstance(result, type) else result or {}
     op: dict[str, Any] = {
         "summary": summary,
         "responses": {
-            ok: {"description": "OK", "content": {"application/json": {"schema": result or {}}}}
+            ok: {"description": "OK", "content": {"application/json": {"schema": answer}}}
         },
     }
     if params:
         op["parameters"] = list(params)
     if body is not None:
-        op["requestBody"] = {"required": True, "content": {"application/json": {"schema": body}}}
+        content = {"application/json": {"schema": schema(body)}}
+        op["requestBody"] = {"required": True, "content": content}
         errors = ("400", *errors)
     if auth is not None:
         op["security"] = [{auth: []}]
@@ -56,58 +74,6 @@ def _path(name: str, what: str) -> dict[str, Any]:
 def _query(name: str, what: str) -> dict[str, Any]:
     return {"name": name, "in": "query", "required": False, "description": what,
             "schema": {"type": "integer"}}  # fmt: skip
-
-
-PUSH = _obj(
-    ("id", "tape"),
-    id={"type": "string", "pattern": "^[A-Za-z0-9][A-Za-z0-9._:-]{0,99}$"},
-    status={"type": "string", "enum": ["finished", "void"], "default": "finished"},
-    tape={
-        "type": "array",
-        "minItems": 1,
-        "items": {"type": "object"},
-        "description": "the tape (tape-v1): its header, then every event line",
-    },
-    claimed=_obj(
-        ("winners", "vp"),
-        winners={"type": "array", "items": {"type": "string"}},
-        vp={"type": "object", "additionalProperties": {"type": "integer"}},
-    ),
-    guests={"type": "array", "items": {"type": "string"}},
-    finished_at={"type": "number", "nullable": True},
-)
-RECEIPT = _obj(
-    ("id", "status", "season", "duplicate", "dispute"),
-    id="string",
-    status={"type": "string", "enum": ["counted", "disputed", "void"]},
-    season="string",
-    duplicate="boolean",
-    dispute={"type": "array", "items": {"type": "string"}},
-    duplicate_of="string",
-    message="string",
-)
-RATING = _obj(("ordinal", "mu", "sigma"), ordinal="number", mu="number", sigma="number")
-STANDING = _obj(
-    ("rank", "player", "games", "wins", "shared_wins", "vp", "rating"),
-    rank="integer",
-    player="string",
-    games="integer",
-    wins="integer",
-    shared_wins="integer",
-    vp="integer",
-    vp_per_game="number",
-    rating=RATING,
-)
-WIN_RATE = _obj(
-    ("factions", "games", "wins", "win_rate", "interval", "expected"),
-    factions={"type": "array", "items": {"type": "string"}},
-    names={"type": "array", "items": {"type": "string"}},
-    games="integer",
-    wins="integer",
-    win_rate="number",
-    interval={"type": "array", "items": {"type": "number"}, "minItems": 2, "maxItems": 2},
-    expected="number",
-)
 
 
 def _list(key: str, item: dict[str, Any], **more: Any) -> dict[str, Any]:
@@ -150,8 +116,8 @@ def _game_paths() -> dict[str, Any]:
                 "game, which counts once), 409 another tape or claim under a stored id, 422 "
                 "not a league game (not Smash Up, or a header the rules engine refuses)",
                 ok="201",
-                body=PUSH,
-                result=RECEIPT,
+                body=PushBody,
+                result=PushAnswer,
                 auth="table",
                 errors=("409", "413", "422"),
             ),
@@ -175,7 +141,7 @@ def _game_paths() -> dict[str, Any]:
         "/api/v1/games/{uid}/void": {
             "post": _op(
                 "The organiser voids a game: it stops counting, ratings are recomputed",
-                body=_obj((), reason="string"),
+                body=VoidBody,
                 params=(uid,),
                 auth="organiser",
                 errors=("404",),
@@ -189,7 +155,7 @@ def _season_paths() -> dict[str, Any]:
         "/api/v1/standings": {
             "get": _op(
                 "Standings: games, wins (shared ones too), VP and rating",
-                result=_list("standings", STANDING, season="string"),
+                result=StandingsAnswer,
                 params=(SEASON,),
                 errors=("404",),
             )
@@ -197,7 +163,7 @@ def _season_paths() -> dict[str, Any]:
         "/api/v1/factions": {
             "get": _op(
                 "Win rates per faction and faction pair with 95% Wilson intervals",
-                result=_list("factions", WIN_RATE, pairs={"type": "array", "items": WIN_RATE}),
+                result=FactionsAnswer,
                 params=(SEASON,),
                 errors=("404",),
             )
@@ -207,7 +173,7 @@ def _season_paths() -> dict[str, Any]:
             "post": _op(
                 "The organiser starts a new season (games go there from now on)",
                 ok="201",
-                body=_obj(("name",), name="string"),
+                body=SeasonBody,
                 auth="organiser",
                 errors=("409",),
             ),
@@ -220,7 +186,7 @@ def _player_paths() -> dict[str, Any]:
         "/api/v1/players": {
             "get": _op(
                 "League player names (tables offer them at setup)",
-                result=_list("players", _obj(("name",), name="string", games="integer")),
+                result=PlayersAnswer,
             )
         },
         "/api/v1/players/{name}": {
@@ -233,7 +199,7 @@ def _player_paths() -> dict[str, Any]:
         "/api/v1/players/merge": {
             "post": _op(
                 "The organiser merges two spellings of one player ('from' becomes 'into')",
-                body=_obj(("from", "into"), **{"from": "string", "into": "string"}),
+                body=MergeBody,
                 auth="organiser",
                 errors=("404", "409"),
             )

@@ -8,6 +8,8 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
+from companion.league.bodies import FactionStats, LeaguePlayer, Rating, Standing
+from companion.league.bodies import WinRate as WinRateAnswer
 from companion.league.charts import PALETTE
 from companion.league.database import Connection
 from companion.league.engine import faction_name
@@ -24,7 +26,7 @@ _GAME = (
 )
 
 
-def standings(conn: Connection, season: int) -> list[dict[str, Any]]:
+def standings(conn: Connection, season: int) -> list[Standing]:
     """Every league player with a counted game this season, best rating first."""
     rows = conn.execute(
         "SELECT p.name, count(*) AS games, count(*) FILTER (WHERE s.won) AS wins,"
@@ -36,11 +38,12 @@ def standings(conn: Connection, season: int) -> list[dict[str, Any]]:
         " GROUP BY p.name, r.mu, r.sigma",
         [season],
     ).fetchall()
-    table = []
+    table: list[Standing] = []
     for row in rows:
         skill = DEFAULT if row["mu"] is None else Skill(row["mu"], row["sigma"])
         table.append(
             {
+                "rank": 0,  # once sorted
                 "player": row["name"],
                 "games": row["games"],
                 "wins": row["wins"],
@@ -51,12 +54,12 @@ def standings(conn: Connection, season: int) -> list[dict[str, Any]]:
             }
         )
     table.sort(key=lambda r: (-r["rating"]["ordinal"], -r["wins"], name_key(r["player"])))
-    for rank, row in enumerate(table, start=1):
-        row["rank"] = rank
+    for rank, standing in enumerate(table, start=1):
+        standing["rank"] = rank
     return table
 
 
-def _rating(skill: Skill) -> dict[str, float]:
+def _rating(skill: Skill) -> Rating:
     return {"ordinal": skill.ordinal, "mu": skill.mu, "sigma": skill.sigma}
 
 
@@ -153,7 +156,7 @@ def faction_results(conn: Connection, season: int) -> list[Result]:
     return [Result(tuple(r["factions"]), r["won"], r["players"]) for r in rows]
 
 
-def faction_stats(conn: Connection, season: int) -> dict[str, list[dict[str, Any]]]:
+def faction_stats(conn: Connection, season: int) -> FactionStats:
     """Win rates per faction and per faction pair, with sample sizes and 95% intervals."""
     results = faction_results(conn, season)
     return {
@@ -162,7 +165,7 @@ def faction_stats(conn: Connection, season: int) -> dict[str, list[dict[str, Any
     }
 
 
-def _win_rate(rate: WinRate) -> dict[str, Any]:
+def _win_rate(rate: WinRate) -> WinRateAnswer:
     low, high = rate.interval
     return {
         "factions": list(rate.factions),
@@ -175,7 +178,7 @@ def _win_rate(rate: WinRate) -> dict[str, Any]:
     }
 
 
-def players(conn: Connection) -> list[dict[str, Any]]:
+def players(conn: Connection) -> list[LeaguePlayer]:
     """The league's player names (merged spellings left out), for tables to offer at setup."""
     rows = conn.execute(
         "SELECT p.name, count(s.game_id) AS games FROM players p"

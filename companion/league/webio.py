@@ -7,16 +7,17 @@ Keys come as ``Authorization: Bearer <key>``.
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, TypeVar
 
 from flask import current_app, request
 
 from companion.league.admin import TableRow, is_organiser, table_for_key
 from companion.league.database import Pool, using
-from companion.league.engine import StrictJSONError, strict_json
+from companion.league.engine import ShapeError, StrictJSONError, check, strict_json
 from companion.league.errors import BadRequest, LeagueError
 
 POOL = "league.pool"
+T = TypeVar("T")
 
 
 def pool() -> Pool:
@@ -35,6 +36,15 @@ def json_body() -> Any:
     if "\\u0000" in json.dumps(body):
         raise BadRequest("the body must not contain NUL characters (\\u0000)")
     return body
+
+
+def read(shape: type[T], refused: str) -> T:
+    """The request body as ``shape`` (declared in :mod:`companion.league.bodies`, which the
+    OpenAPI document describes). :raises BadRequest: ``refused`` (what the body must be)."""
+    try:
+        return check(json_body(), shape)
+    except ShapeError:
+        raise BadRequest(refused) from None
 
 
 def int_arg(name: str, default: int | None, low: int, high: int) -> int | None:

@@ -8,9 +8,9 @@ hints (:func:`typing.get_type_hints`), so a document cannot promise what the cod
 Types understood: ``str``, ``int`` (never a bool), ``float`` (an int too), ``bool``, ``None``,
 ``object`` (any JSON value), ``Literal[...]`` of strings, ``list[T]``, ``dict[str, T]``, unions
 and other ``TypedDict`` classes. ``Annotated[T, Field(...)]`` adds what the value is in words,
-bounds, a pattern, an example and the exact messages a view has always answered with. A key
-that is ``NotRequired`` and ``null`` counts as absent. Keys the type does not name are kept (a
-client may send more than a view reads). Pure.
+bounds, a pattern, an example and the exact messages a view has always answered with. ``null``
+is accepted where the type says ``| None`` (``nullable`` in the document). Keys the type does
+not name are kept (a client may send more than a view reads). Pure.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 import types
 from dataclasses import dataclass
+from functools import cache
 from typing import (
     Annotated,
     Literal,
@@ -97,15 +98,30 @@ def check(value: object, shape: type[T]) -> T:
     return cast(T, value)
 
 
+@cache
 def fields(shape: type) -> dict[str, tuple[object, Field, bool]]:
-    """Each key of the ``TypedDict`` ``shape``: its type, its :class:`Field`, whether required."""
+    """Each key of the ``TypedDict`` ``shape``: its type, its :class:`Field`, whether required.
+    Read once per type (a request's body is checked against it on every request); treat the
+    answer as read-only."""
     hints = get_type_hints(shape, include_extras=True)
-    required = cast(frozenset[str], getattr(shape, "__required_keys__", frozenset()))
     found: dict[str, tuple[object, Field, bool]] = {}
     for key, hint in hints.items():
         kind, field = _unwrap(hint)
-        found[key] = (kind, field, key in required)
+        found[key] = (kind, field, _required(shape, key, hint))
     return found
+
+
+def _required(shape: type, key: str, hint: object) -> bool:
+    """Whether ``key`` must be present. Read from the hint itself: under ``from __future__
+    import annotations`` Python 3.11 cannot see ``NotRequired`` when it builds
+    ``__required_keys__``."""
+    marks = set()
+    while get_origin(hint) in (Annotated, Required, NotRequired):
+        marks.add(get_origin(hint))
+        hint = get_args(hint)[0]
+    if Required in marks or NotRequired in marks:
+        return Required in marks
+    return key in cast(frozenset[str], getattr(shape, "__required_keys__", frozenset()))
 
 
 def _unwrap(hint: object) -> tuple[object, Field]:
@@ -130,10 +146,7 @@ def _check_object(value: object, shape: type, key: str, field: Field) -> None:
             if required:
                 raise _missing(name, inner, kind)
             continue
-        present = value[name]
-        if present is None and not required and not _accepts_null(kind):
-            continue  # an optional key sent as null is as good as left out
-        _check_value(present, kind, name, inner)
+        _check_value(value[name], kind, name, inner)
 
 
 def _check_value(value: object, kind: object, key: str, field: Field) -> None:
@@ -141,7 +154,10 @@ def _check_value(value: object, kind: object, key: str, field: Field) -> None:
     if not _is(value, kind):
         raise _wrong(key, value, field, kind)
     origin = get_origin(kind)
-    if is_typeddict(kind):
+    if origin in (Union, types.UnionType):  # the first option it is, checked all the way down
+        option, inner = next(_unwrap(o) for o in get_args(kind) if _is(value, _unwrap(o)[0]))
+        _check_value(value, option, key, inner if inner is not NO_FIELD else field)
+    elif is_typeddict(kind):
         _check_object(value, cast(type, kind), key, field)
     elif origin in (list, dict) and isinstance(value, list | dict):
         _check_entries(value, get_args(kind)[-1], key, field)
@@ -186,10 +202,6 @@ def _is(value: object, kind: object) -> bool:
     if kind is float:
         return isinstance(value, int | float)
     return isinstance(kind, type) and isinstance(value, kind)
-
-
-def _accepts_null(kind: object) -> bool:
-    return kind is object or _is(None, kind)
 
 
 def _bounded(value: object, field: Field) -> bool:

@@ -12,7 +12,8 @@ from flask import Blueprint, Response, jsonify, request
 
 from companion.table.pairing import HOLD_SECONDS, WINDOW_SECONDS
 from companion.web.auth import HEADER
-from companion.web.body import json_body, need
+from companion.web.bodies import NoBody, PairingBody
+from companion.web.body import read
 from companion.web.table import table
 
 bp = Blueprint("pairing", __name__, url_prefix="/api/pairing")
@@ -47,7 +48,7 @@ def status() -> Response:
 @bp.post("")
 def ask() -> tuple[Response, int]:
     """Open a pairing window for this tablet; only it learns the pairing id and the code."""
-    json_body()  # nothing to read, but it must be JSON (writes): no form from another site
+    read(NoBody)  # nothing to read, but it must be JSON (writes): no form from another site
     window = table().service.pairing.ask(request.remote_addr or "")
     seconds = round(window.closes - window.opened)
     spoken = "-".join(str(digit) for digit in window.code)
@@ -62,7 +63,7 @@ def ask() -> tuple[Response, int]:
 @bp.post("/claim")
 def claim() -> Response:
     """Where this tablet's request stands; once the button was pressed, its token (once)."""
-    pairing_id = need(json_body(), "pairing", str, "the pairing id the request to pair gave")
+    pairing_id = read(PairingBody)["pairing"]
     found = table().service.pairing.claim(pairing_id, request.remote_addr or "")
     if found.state == "granted":
         return jsonify(state="granted", token=found.token)
@@ -77,6 +78,6 @@ def claim() -> Response:
 
 @bp.post("/cancel")
 def cancel() -> Response:
-    pairing_id = need(json_body(), "pairing", str, "the pairing id the request to pair gave")
+    pairing_id = read(PairingBody)["pairing"]
     table().service.pairing.cancel(pairing_id, request.remote_addr or "")
     return jsonify(state="cancelled")

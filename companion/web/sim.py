@@ -17,7 +17,8 @@ from companion.tracker.common import owner_candidates
 from companion.tracker.games import GameState
 from companion.tracker.state import TrackerState
 from companion.web.auth import has_token
-from companion.web.body import json_body, uid_field
+from companion.web.bodies import SimLift, SimPlace
+from companion.web.body import check_uid, read
 from companion.web.errors import BadRequest, NotFound
 from companion.web.hidden import FACE_DOWN, buried_tags
 from companion.web.table import Table, table
@@ -92,7 +93,7 @@ def face_down(uid: str, zone: str | None) -> dict[str, Any]:
 @bp.post("/sim/<zone>/place")
 def place(zone: str) -> Response:
     board = virtual()
-    uid = uid_field(json_body())
+    uid = check_uid(read(SimPlace)["uid"])
     try:
         card = board.place(zone, uid)
     except NoSimZone as exc:
@@ -105,9 +106,9 @@ def place(zone: str) -> Response:
 @bp.post("/sim/<zone>/lift")
 def lift(zone: str) -> Response:
     board = virtual()
-    body = json_body()
+    given = read(SimLift).get("uid")
     # lift only this card (another may have been put there since)
-    only = uid_field(body) if body.get("uid") is not None else None
+    only = check_uid(given) if given is not None else None
     try:
         if only is not None and board.present(zone) != only:
             return jsonify(zone=zone, lifted=None)

@@ -1,0 +1,75 @@
+"""The league's OpenAPI document is generated from the types its views check bodies with and
+build answers as: it has OpenAPI 3.0's structure, and for every POST a body its schema accepts
+gets past the view's check while each body its schema refuses is refused with a 400 that
+names the field."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from flask.testing import FlaskClient
+
+from companion.league.openapi import spec
+from tests.league.games import push
+from tests.openapi_bodies import body_schema, example, problems, refused
+
+DOCUMENT = spec()
+POSTS = sorted(path for path, item in DOCUMENT["paths"].items() if "post" in item)
+#: a real game in place of the document's examples (a tape has none: it is a whole game)
+OVERRIDES: dict[str, dict[str, Any]] = {"/api/v1/games": push(1, "Ann", "Ben", "Cat")}
+
+
+def _body(path: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    schema = body_schema(DOCUMENT["paths"][path]["post"])
+    if path in OVERRIDES:
+        return schema, OVERRIDES[path]
+    return schema, example(schema)
+
+
+def _headers(path: str, table_key: str, organiser: str) -> dict[str, str]:
+    security = DOCUMENT["paths"][path]["post"]["security"][0]
+    return {"Authorization": f"Bearer {table_key if 'table' in security else organiser}"}
+
+
+def test_the_document_has_the_structure_of_openapi_3_0() -> None:
+    assert problems(DOCUMENT) == []
+
+
+def test_every_post_describes_its_body_and_the_push_its_answer() -> None:
+    assert POSTS and all("requestBody" in DOCUMENT["paths"][p]["post"] for p in POSTS)
+    stored = DOCUMENT["paths"]["/api/v1/games"]["post"]["responses"]["201"]
+    receipt = stored["content"]["application/json"]["schema"]
+    assert {"id", "status", "season", "duplicate", "dispute"} <= set(receipt["required"])
+
+
+@pytest.mark.parametrize("path", POSTS)
+def test_a_body_the_schema_accepts_gets_past_the_check(
+    league_client: FlaskClient, table_key: str, organiser: str, path: str
+) -> None:
+    _, body = _body(path)
+    url = path.replace("{uid}", "no-such-game")
+    answer = league_client.post(url, json=body, headers=_headers(path, table_key, organiser))
+    # the league may still refuse it (404: no such game or player), never as malformed
+    assert answer.status_code not in (400, 422) and answer.status_code < 500, answer.get_json()
+
+
+@pytest.mark.parametrize("path", POSTS)
+def test_each_body_the_schema_refuses_is_refused_naming_the_field(
+    league_client: FlaskClient, table_key: str, organiser: str, path: str
+) -> None:
+    schema, body = _body(path)
+    url = path.replace("{uid}", "no-such-game")
+    headers = _headers(path, table_key, organiser)
+    for key, wrong in refused(schema, body):
+        answer = league_client.post(url, json=wrong, headers=headers)
+        assert answer.status_code == 400, (key, answer.get_json())
+        assert key in answer.get_json()["error"], (key, answer.get_json())
+    not_an_object = league_client.post(url, json=["a", "list"], headers=headers)
+    assert not_an_object.status_code == 400
+
+
+def test_the_refused_variants_cover_every_field() -> None:
+    for path in POSTS:
+        schema, body = _body(path)
+        assert {key for key, _ in refused(schema, body)} == set(schema["properties"]), path
