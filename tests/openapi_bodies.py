@@ -136,3 +136,41 @@ def refused(schema: dict[str, Any], body: dict[str, Any]) -> Iterator[tuple[str,
             yield key, {**body, key: "none-of-these"}
         elif kind in WRONG:
             yield key, {**body, key: WRONG[kind]}
+
+
+def mismatches(value: Any, schema: dict[str, Any], where: str = "answer") -> list[str]:
+    """Where ``value`` does not have the shape ``schema`` describes (empty: it does)."""
+    if value is None:
+        return [] if schema.get("nullable") or not schema else [f"{where}: null"]
+    if "oneOf" in schema:
+        fits = [not mismatches(value, option, where) for option in schema["oneOf"]]
+        return [] if any(fits) else [f"{where}: fits none of oneOf"]
+    kind = schema.get("type")
+    python = {"string": str, "integer": int, "number": (int, float), "boolean": bool,
+              "array": list, "object": dict}  # fmt: skip
+    if kind is None:
+        return []
+    if not isinstance(value, python[kind]) or (kind != "boolean" and isinstance(value, bool)):
+        return [f"{where}: {value!r} is not {kind}"]
+    if "enum" in schema and value not in schema["enum"]:
+        return [f"{where}: {value!r} not in {schema['enum']}"]
+    found: list[str] = []
+    if kind == "array":
+        for index, item in enumerate(value):
+            found += mismatches(item, schema.get("items", {}), f"{where}[{index}]")
+    if kind == "object":
+        found += [f"{where}: no {k!r}" for k in schema.get("required", []) if k not in value]
+        properties = schema.get("properties", {})
+        for key, item in value.items():
+            inner = properties.get(key, schema.get("additionalProperties", {}))
+            found += mismatches(item, inner if isinstance(inner, dict) else {}, f"{where}.{key}")
+    return found
+
+
+def answer_schema(op: dict[str, Any], status: int) -> dict[str, Any] | None:
+    """The schema the document gives the answer with ``status``, if it gives one."""
+    response = op["responses"].get(str(status))
+    if response is None or "content" not in response:
+        return None
+    schema: dict[str, Any] = response["content"].get("application/json", {}).get("schema", {})
+    return schema or None

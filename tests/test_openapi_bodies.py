@@ -15,7 +15,14 @@ from companion.table.service import TableService
 from companion.web.app import create_app
 from companion.web.openapi import spec
 from tests.conftest import AUTH, TOKEN
-from tests.openapi_bodies import body_schema, example, problems, refused
+from tests.openapi_bodies import (
+    answer_schema,
+    body_schema,
+    example,
+    mismatches,
+    problems,
+    refused,
+)
 
 DOCUMENT = spec()
 POSTS = sorted(path for path, item in DOCUMENT["paths"].items() if "post" in item)
@@ -56,6 +63,11 @@ def test_a_body_the_schema_accepts_gets_past_the_check(sim_client: FlaskClient, 
     # the table may still refuse it (409: a stale version; 404: nothing to pair), never as
     # malformed (400) or by failing (5xx)
     assert answer.status_code not in (400, 422) and answer.status_code < 500, answer.get_json()
+    responses = DOCUMENT["paths"][path]["post"]["responses"]
+    assert str(answer.status_code) in responses, f"document the {answer.status_code} answer"
+    described = answer_schema(DOCUMENT["paths"][path]["post"], answer.status_code)
+    if described is not None:  # what it answers is what the document says
+        assert mismatches(answer.get_json(), described) == []
 
 
 @pytest.mark.parametrize("path", POSTS)

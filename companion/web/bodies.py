@@ -1,6 +1,7 @@
-"""Every request body the dashboard's API reads, declared once: the views check bodies against
-these types (:func:`companion.web.body.read`) and :mod:`companion.web.openapi` describes them
-from the same types (:func:`companion.tape.shapes.schema`).
+"""Every request body the dashboard's API reads, and what those requests answer, declared once:
+the views check bodies against these types (:func:`companion.web.body.read`) and build their
+answers as them (mypy checks), and :mod:`companion.web.openapi` describes both from the same
+types (:func:`companion.tape.shapes.schema`).
 
 ``what`` is how a message names the value ("a card id"); ``example`` is a body a table with a
 game accepts (the tests send it). Checks that need the table (a known card, a zone with a
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal, NotRequired, TypedDict
 
+from companion.tape.documents import Event
 from companion.tape.shapes import Field
 
 UID = Field(what="a tag uid in hex", example="04A1B2C3D4E5F6")
@@ -132,3 +134,76 @@ class PairingBody(TypedDict):
     """The pairing id the request to pair gave."""
 
     pairing: Annotated[str, Field(what="the pairing id the request to pair gave", example="p-1")]
+
+
+# What those requests answer (mypy holds each view's answer to its type; the document
+# describes the same types).
+
+
+class InputAnswer(TypedDict):
+    """The line applied: the table's new version and the events it made."""
+
+    version: int
+    events: list[Event]
+
+
+class GameStarted(TypedDict):
+    game_id: int
+    #: the bases of the sets in play (the rulebook's base deck; none in Munchkin Cthulhu)
+    base_deck: list[str]
+    zones: list[str]
+
+
+class BindingAnswer(TypedDict):
+    uid: str
+    card: str
+    owner: str | None
+    #: when it was bound (seconds since the epoch)
+    bound_at: float
+    #: the table's version after the running game learnt the binding
+    version: int
+
+
+class EnrolStarted(TypedDict):
+    zone: str
+    faction: str
+    owner: str | None
+    #: the card the next tap binds
+    next: str
+
+
+class EnrolStopped(TypedDict):
+    active: bool
+    messages: list[str]
+
+
+class SimPlaced(TypedDict):
+    zone: str
+    uid: str
+    #: the card the tag's record names, if any
+    card: str | None
+
+
+class SimLifted(TypedDict):
+    zone: str
+    #: the tag lifted (``null``: nothing lay there, or another card than ``uid``)
+    lifted: str | None
+
+
+class PairingAsked(TypedDict):
+    """A pairing window is open for this tablet: press the End-turn button within it."""
+
+    pairing: str
+    code: list[int]
+    seconds: int
+    message: str
+
+
+class PairingState(TypedDict):
+    """Where a request to pair stands: ``waiting`` (``seconds_left``), ``granted`` (the
+    tablet's ``token``, given once), ``expired`` (``message``) or ``cancelled``."""
+
+    state: Literal["waiting", "granted", "expired", "cancelled"]
+    seconds_left: NotRequired[int]
+    token: NotRequired[str]
+    message: NotRequired[str]

@@ -8,7 +8,7 @@ from flask import Blueprint, Response, jsonify, render_template
 
 from companion.errors import StoreError
 from companion.web.auth import require_token
-from companion.web.bodies import BindingBody, EnrolStart
+from companion.web.bodies import BindingAnswer, BindingBody, EnrolStart, EnrolStarted, EnrolStopped
 from companion.web.body import check_uid, read
 from companion.web.errors import BadRequest, NotFound
 from companion.web.table import table
@@ -73,13 +73,14 @@ def bind() -> tuple[Response, int]:
         if owner in live.game.state.header.players:
             line["owner"] = owner
         version = service.submit(line).state.version
-    return jsonify(
-        uid=binding.uid,
-        card=binding.card,
-        owner=binding.owner,
-        bound_at=binding.bound,
-        version=version,
-    ), 201
+    answer: BindingAnswer = {
+        "uid": binding.uid,
+        "card": binding.card,
+        "owner": binding.owner,
+        "bound_at": binding.bound,
+        "version": version,
+    }
+    return jsonify(answer), 201
 
 
 @bp.get("/api/enrol")
@@ -102,11 +103,13 @@ def start() -> Response:
     if zone not in service.readers:
         raise NotFound(f"unknown zone {zone!r}; zones: {', '.join(service.readers)}")
     prompt = service.start_enrolment(zone, faction, owner)
-    return jsonify(zone=zone, faction=faction, owner=owner, next=prompt)
+    answer: EnrolStarted = {"zone": zone, "faction": faction, "owner": owner, "next": prompt}
+    return jsonify(answer)
 
 
 @bp.post("/api/enrol/stop")
 def stop() -> Response:
     service = table().service
     service.stop_enrolment()
-    return jsonify(active=False, messages=list(service.enrolment_messages))
+    answer: EnrolStopped = {"active": False, "messages": list(service.enrolment_messages)}
+    return jsonify(answer)

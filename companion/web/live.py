@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, Response, current_app, jsonify, render_template, request
 
 from companion.web.auth import HEADER, has_token
-from companion.web.bodies import InputBody
+from companion.web.bodies import InputAnswer, InputBody
 from companion.web.body import read
 from companion.web.channel import CLOSE_AFTER
 from companion.web.errors import error_response
@@ -32,7 +32,8 @@ def submit() -> tuple[Response, int]:
     """One tape line from the tablet, refused (409) if the table changed since ``version``."""
     body = read(InputBody)
     outcome = table().service.submit(body["line"], seen_version=body["version"])
-    return jsonify(version=outcome.state.version, events=list(outcome.events)), 200
+    answer: InputAnswer = {"version": outcome.state.version, "events": list(outcome.events)}
+    return jsonify(answer), 200
 
 
 @bp.get("/api/events")

@@ -9,15 +9,24 @@ from typing import Any
 
 from companion.tape.shapes import schema
 from companion.web.bodies import (
+    BindingAnswer,
     BindingBody,
     EnrolStart,
+    EnrolStarted,
+    EnrolStopped,
+    GameStarted,
+    InputAnswer,
     InputBody,
     NewCthulhuGame,
     NewSmashUpGame,
     NoBody,
+    PairingAsked,
     PairingBody,
+    PairingState,
     SimLift,
+    SimLifted,
     SimPlace,
+    SimPlaced,
 )
 
 ERROR = {"$ref": "#/components/responses/Error"}
@@ -27,6 +36,7 @@ def _op(
     summary: str,
     *,
     body: type | tuple[type, ...] | None = None,
+    answer: type | None = None,
     ok: str = "200",
     errors: tuple[str, ...] = (),
     post: bool = False,
@@ -36,7 +46,12 @@ def _op(
 ) -> dict[str, Any]:
     op: dict[str, Any] = {
         "summary": summary,
-        "responses": {ok: {"description": "OK", "content": {content: {"schema": {}}}}},
+        "responses": {
+            ok: {
+                "description": "OK",
+                "content": {content: {"schema": {} if answer is None else schema(answer)}},
+            }
+        },
     }
     parameters = [
         {"name": p, "in": "path", "required": True, "schema": {"type": "string"}} for p in params
@@ -115,6 +130,7 @@ def _table_paths() -> dict[str, Any]:
             "post": _op(
                 "Apply one tape line if the table is still at the version seen",
                 body=InputBody,
+                answer=InputAnswer,
                 errors=("409", "503"),
                 post=True,
             )
@@ -144,6 +160,7 @@ def _game_paths() -> dict[str, Any]:
                 'per set ({"munchkin": "current"}; errata by default); while a game is '
                 'unfinished, "replace": its id ends it (void), else 409 with "in_progress"',
                 body=(NewSmashUpGame, NewCthulhuGame),
+                answer=GameStarted,
                 ok="201",
                 post=True,
             ),
@@ -176,6 +193,8 @@ def _enrol_paths() -> dict[str, Any]:
             "post": _op(
                 "Bind a tag to a card (and in the running game)",
                 body=BindingBody,
+                answer=BindingAnswer,
+                ok="201",
                 errors=("409",),
                 post=True,
             )
@@ -188,11 +207,14 @@ def _enrol_paths() -> dict[str, Any]:
             "post": _op(
                 "Taps at a zone bind a faction's cards in printed order",
                 body=EnrolStart,
+                answer=EnrolStarted,
                 errors=("404",),
                 post=True,
             )
         },
-        "/api/enrol/stop": {"post": _op("Stop the bulk enrolment", body=NoBody, post=True)},
+        "/api/enrol/stop": {
+            "post": _op("Stop the bulk enrolment", body=NoBody, answer=EnrolStopped, post=True)
+        },
     }
 
 
@@ -207,6 +229,7 @@ def _sim_paths() -> dict[str, Any]:
                 "Put a card on a simulated zone",
                 params=("zone",),
                 body=SimPlace,
+                answer=SimPlaced,
                 errors=("404",),
                 post=True,
             )
@@ -216,6 +239,7 @@ def _sim_paths() -> dict[str, Any]:
                 "Lift the card on a simulated zone",
                 params=("zone",),
                 body=SimLift,
+                answer=SimLifted,
                 errors=("404",),
                 post=True,
             )
@@ -239,6 +263,7 @@ def _pairing_paths() -> dict[str, Any]:
                 "Ask to control: opens a 60 s window; press the End-turn button within it",
                 ok="201",
                 body=NoBody,
+                answer=PairingAsked,
                 errors=("409", "429"),
             ),
         },
@@ -246,10 +271,16 @@ def _pairing_paths() -> dict[str, Any]:
             "post": _op(
                 "waiting (seconds_left), granted (this tablet's token, once) or expired",
                 body=PairingBody,
+                answer=PairingState,
                 errors=("400", "404"),
             )
         },
         "/api/pairing/cancel": {
-            "post": _op("Give up asking: the window closes", body=PairingBody, errors=("400",))
+            "post": _op(
+                "Give up asking: the window closes",
+                body=PairingBody,
+                answer=PairingState,
+                errors=("400",),
+            )
         },
     }

@@ -16,7 +16,13 @@ from companion.storage.store import EventStore
 from companion.table.games import game_header, simulated_tags
 from companion.web import setup_cthulhu as cthulhu
 from companion.web.auth import HEADER
-from companion.web.bodies import GameChoice, NewCthulhuGame, NewSmashUpGame, SmashUpSeat
+from companion.web.bodies import (
+    GameChoice,
+    GameStarted,
+    NewCthulhuGame,
+    NewSmashUpGame,
+    SmashUpSeat,
+)
 from companion.web.body import COLOUR, read
 from companion.web.errors import BadRequest, Conflict
 from companion.web.league import guests_of
@@ -56,7 +62,7 @@ def new_game() -> tuple[Response, int]:
             running.service.open_zones(header["zones"])
         started = LiveGame.start(store, header, catalogue)
         running.replace_game(started, by)
-        return jsonify(game_id=started.game_id, base_deck=[], zones=header["zones"]), 201
+        return jsonify(_started(started.game_id, [], header["zones"])), 201
     body = read(NewSmashUpGame)
     replace, entries = body.get("replace"), body["players"]
     players, colours = parse_players(entries, catalogue)
@@ -74,7 +80,11 @@ def new_game() -> tuple[Response, int]:
     started = LiveGame.start(store, header, catalogue)
     running.replace_game(started, by)
     deck = base_deck(catalogue, (f for chosen in players.values() for f in chosen))
-    return jsonify(game_id=started.game_id, base_deck=deck, zones=zones), 201
+    return jsonify(_started(started.game_id, deck, zones)), 201
+
+
+def _started(game_id: int, deck: list[str], zones: list[str]) -> GameStarted:
+    return {"game_id": game_id, "base_deck": deck, "zones": zones}
 
 
 def check_replacing(current: LiveGame | None, replace: int | None) -> str | None:

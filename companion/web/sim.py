@@ -17,7 +17,7 @@ from companion.tracker.common import owner_candidates
 from companion.tracker.games import GameState
 from companion.tracker.state import TrackerState
 from companion.web.auth import has_token
-from companion.web.bodies import SimLift, SimPlace
+from companion.web.bodies import SimLift, SimLifted, SimPlace, SimPlaced
 from companion.web.body import check_uid, read
 from companion.web.errors import BadRequest, NotFound
 from companion.web.hidden import FACE_DOWN, buried_tags
@@ -100,7 +100,8 @@ def place(zone: str) -> Response:
         raise NotFound(str(exc)) from None
     except ValueError as exc:
         raise BadRequest(str(exc)) from None
-    return jsonify(zone=zone, uid=uid, card=card)
+    placed: SimPlaced = {"zone": zone, "uid": uid, "card": card}
+    return jsonify(placed)
 
 
 @bp.post("/sim/<zone>/lift")
@@ -111,11 +112,15 @@ def lift(zone: str) -> Response:
     only = check_uid(given) if given is not None else None
     try:
         if only is not None and board.present(zone) != only:
-            return jsonify(zone=zone, lifted=None)
+            return jsonify(_lifted(zone, None))
         uid = board.lift(zone)
     except NoSimZone as exc:
         raise NotFound(str(exc)) from None
-    return jsonify(zone=zone, lifted=uid)
+    return jsonify(_lifted(zone, uid))
+
+
+def _lifted(zone: str, uid: str | None) -> SimLifted:
+    return {"zone": zone, "lifted": uid}
 
 
 def held(state: GameState) -> set[str]:

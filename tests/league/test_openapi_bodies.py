@@ -12,7 +12,14 @@ from flask.testing import FlaskClient
 
 from companion.league.openapi import spec
 from tests.league.games import push
-from tests.openapi_bodies import body_schema, example, problems, refused
+from tests.openapi_bodies import (
+    answer_schema,
+    body_schema,
+    example,
+    mismatches,
+    problems,
+    refused,
+)
 
 DOCUMENT = spec()
 POSTS = sorted(path for path, item in DOCUMENT["paths"].items() if "post" in item)
@@ -52,6 +59,11 @@ def test_a_body_the_schema_accepts_gets_past_the_check(
     answer = league_client.post(url, json=body, headers=_headers(path, table_key, organiser))
     # the league may still refuse it (404: no such game or player), never as malformed
     assert answer.status_code not in (400, 422) and answer.status_code < 500, answer.get_json()
+    responses = DOCUMENT["paths"][path]["post"]["responses"]
+    assert str(answer.status_code) in responses, f"document the {answer.status_code} answer"
+    described = answer_schema(DOCUMENT["paths"][path]["post"], answer.status_code)
+    if described is not None:  # what it answers is what the document says
+        assert mismatches(answer.get_json(), described) == []
 
 
 @pytest.mark.parametrize("path", POSTS)
