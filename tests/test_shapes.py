@@ -7,7 +7,7 @@ from typing import Annotated, Literal, NotRequired, TypedDict
 
 import pytest
 
-from companion.tape.shapes import Field, ShapeError, check, schema
+from companion.tape.shapes import Field, ShapeError, check, check_query, query_parameters, schema
 
 
 class Seat(TypedDict):
@@ -75,3 +75,23 @@ def test_an_object_with_nothing_required_lists_no_required() -> None:
         pass
 
     assert schema(Empty) == {"type": "object", "properties": {}}
+
+
+class Query(TypedDict):
+    season: NotRequired[str]
+    limit: NotRequired[
+        Annotated[int, Field(minimum=1, maximum=9, wrong="?{key}= is 1 to 9, not {value!r}")]
+    ]
+
+
+def test_query_parameters_are_read_from_text_and_described() -> None:
+    assert check_query({"limit": "3", "season": "Spring", "other": "x"}, Query) == {
+        "limit": 3,
+        "season": "Spring",
+    }
+    for wrong in ("three", "0", "10", ""):
+        with pytest.raises(ShapeError, match=f"\\?limit= is 1 to 9, not '{wrong}'"):
+            check_query({"limit": wrong}, Query)
+    described = {p["name"]: p for p in query_parameters(Query)}
+    assert described["limit"]["schema"] == {"type": "integer", "minimum": 1, "maximum": 9}
+    assert described["season"]["required"] is False

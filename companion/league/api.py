@@ -5,15 +5,18 @@ Views are thin: they check who asks and what was sent, and call the ledger and t
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, jsonify, request
+from flask import Blueprint, Response, jsonify
 
 from companion.league import admin, ledger, queries
 from companion.league.bodies import (
     FactionsAnswer,
+    GamesQuery,
     MergeBody,
+    PlayerQuery,
     PlayersAnswer,
     PushAnswer,
     SeasonBody,
+    SeasonQuery,
     StandingsAnswer,
     VoidBody,
 )
@@ -24,9 +27,9 @@ from companion.league.openapi import spec
 from companion.league.payload import parse_push
 from companion.league.schema import version
 from companion.league.webio import (
-    int_arg,
     json_body,
     pool,
+    query,
     read,
     require_organiser,
     require_table,
@@ -77,11 +80,12 @@ def push_game() -> tuple[Response, int]:
 
 @bp.get("/games")
 def list_games() -> Response:
-    limit = int_arg("limit", 20, 1, 200)
-    before = int_arg("before", None, 1, 2**62)
+    asked = query(GamesQuery)
     with using(pool()) as conn:
-        season = admin.find_season(conn, request.args.get("season"))
-        found = queries.games(conn, season.id, limit=limit or 20, before=before)
+        season = admin.find_season(conn, asked.get("season"))
+        found = queries.games(
+            conn, season.id, limit=asked.get("limit", 20), before=asked.get("before")
+        )
     return jsonify(season=season.name, games=found)
 
 
@@ -108,7 +112,7 @@ def void(uid: str) -> Response:
 @bp.get("/standings")
 def standings() -> Response:
     with using(pool()) as conn:
-        season = admin.find_season(conn, request.args.get("season"))
+        season = admin.find_season(conn, query(SeasonQuery).get("season"))
         answer: StandingsAnswer = {
             "season": season.name,
             "standings": queries.standings(conn, season.id),
@@ -119,7 +123,7 @@ def standings() -> Response:
 @bp.get("/factions")
 def factions() -> Response:
     with using(pool()) as conn:
-        season = admin.find_season(conn, request.args.get("season"))
+        season = admin.find_season(conn, query(SeasonQuery).get("season"))
         stats = queries.faction_stats(conn, season.id)
     answer: FactionsAnswer = {"season": season.name, **stats}
     return jsonify(answer)
@@ -134,9 +138,9 @@ def players() -> Response:
 
 @bp.get("/players/<name>")
 def player(name: str) -> Response:
-    limit = int_arg("limit", 100, 1, 1000)
+    limit = query(PlayerQuery).get("limit", 100)
     with using(pool()) as conn:
-        return jsonify(queries.player(conn, name, limit=limit or 100))
+        return jsonify(queries.player(conn, name, limit=limit))
 
 
 @bp.post("/players/merge")

@@ -185,3 +185,27 @@ class LeaguePlayer(TypedDict):
 
 class PlayersAnswer(TypedDict):
     players: list[LeaguePlayer]
+
+
+# Query parameters (text on the wire: whole numbers are read from their digits).
+
+ANY_NUMBER = "?{key}= is a whole number from {low} to {high}, not {{value!r}}"
+SEASON = Field(description="a season's name (default: the current season)")
+
+
+def _number(low: int, high: int, description: str) -> Field:
+    wrong = ANY_NUMBER.format(key="{key}", low=low, high=high)
+    return Field(wrong=wrong, minimum=low, maximum=high, description=description)
+
+
+class SeasonQuery(TypedDict):
+    season: NotRequired[Annotated[str, SEASON]]
+
+
+class GamesQuery(SeasonQuery):
+    limit: NotRequired[Annotated[int, _number(1, 200, "1 to 200 (default 20)")]]
+    before: NotRequired[Annotated[int, _number(1, 2**62, "only games before this league order")]]
+
+
+class PlayerQuery(TypedDict):
+    limit: NotRequired[Annotated[int, _number(1, 1000, "1 to 1000 (default 100)")]]

@@ -21,6 +21,8 @@ from companion.tape.lines import parse_header
 from companion.tape.shapes import Field as Field
 from companion.tape.shapes import ShapeError as ShapeError
 from companion.tape.shapes import check as check
+from companion.tape.shapes import check_query as check_query
+from companion.tape.shapes import query_parameters as query_parameters
 from companion.tape.shapes import schema as schema
 from companion.tape.strict import StrictJSONError as StrictJSONError
 from companion.tape.strict import loads

@@ -9,24 +9,20 @@ from typing import Any
 
 from companion.league.bodies import (
     FactionsAnswer,
+    GamesQuery,
     MergeBody,
+    PlayerQuery,
     PlayersAnswer,
     PushAnswer,
     PushBody,
     SeasonBody,
+    SeasonQuery,
     StandingsAnswer,
     VoidBody,
 )
-from companion.league.engine import schema
+from companion.league.engine import query_parameters, schema
 
 ERROR = {"$ref": "#/components/responses/Error"}
-SEASON = {
-    "name": "season",
-    "in": "query",
-    "required": False,
-    "description": "a season's name (default: the current season)",
-    "schema": {"type": "string"},
-}
 
 
 def _obj(required: tuple[str, ...] = (), **fields: Any) -> dict[str, Any]:
@@ -43,7 +39,7 @@ def _op(
     body: type | None = None,
     auth: str | None = None,
     errors: tuple[str, ...] = (),
-    params: tuple[dict[str, Any], ...] = (),
+    params: tuple[dict[str, object], ...] = (),
 ) -> dict[str, Any]:
     answer = schema(result) if isinstance(result, type) else result or {}
     op: dict[str, Any] = {
@@ -69,11 +65,6 @@ def _op(
 def _path(name: str, what: str) -> dict[str, Any]:
     return {"name": name, "in": "path", "required": True, "description": what,
             "schema": {"type": "string"}}  # fmt: skip
-
-
-def _query(name: str, what: str) -> dict[str, Any]:
-    return {"name": name, "in": "query", "required": False, "description": what,
-            "schema": {"type": "integer"}}  # fmt: skip
 
 
 def _list(key: str, item: dict[str, Any], **more: Any) -> dict[str, Any]:
@@ -124,11 +115,7 @@ def _game_paths() -> dict[str, Any]:
             "get": _op(
                 "A season's games, newest first",
                 result=_list("games", {"type": "object"}, season="string"),
-                params=(
-                    SEASON,
-                    _query("limit", "1 to 200 (default 20)"),
-                    _query("before", "only games before this league order"),
-                ),
+                params=tuple(query_parameters(GamesQuery)),
                 errors=("400", "404"),
             ),
         },
@@ -156,7 +143,7 @@ def _season_paths() -> dict[str, Any]:
             "get": _op(
                 "Standings: games, wins (shared ones too), VP and rating",
                 result=StandingsAnswer,
-                params=(SEASON,),
+                params=tuple(query_parameters(SeasonQuery)),
                 errors=("404",),
             )
         },
@@ -164,7 +151,7 @@ def _season_paths() -> dict[str, Any]:
             "get": _op(
                 "Win rates per faction and faction pair with 95% Wilson intervals",
                 result=FactionsAnswer,
-                params=(SEASON,),
+                params=tuple(query_parameters(SeasonQuery)),
                 errors=("404",),
             )
         },
@@ -192,7 +179,7 @@ def _player_paths() -> dict[str, Any]:
         "/api/v1/players/{name}": {
             "get": _op(
                 "A player's games, newest first, with the rating after each",
-                params=(_path("name", "a player's name"), _query("limit", "1 to 1000")),
+                params=(_path("name", "a player's name"), *query_parameters(PlayerQuery)),
                 errors=("400", "404"),
             )
         },

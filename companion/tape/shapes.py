@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import re
 import types
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
 from functools import cache
 from typing import (
     Annotated,
@@ -291,3 +292,42 @@ def _object_schema(shape: type) -> dict[str, object]:
     if shape.__doc__ and shape.__doc__ is not dict.__doc__:
         found["description"] = " ".join(shape.__doc__.split())
     return found
+
+
+def check_query(args: Mapping[str, str], shape: type[T]) -> T:
+    """Query parameters (text) as the ``TypedDict`` ``shape``: whole numbers are read from
+    their digits and held to their bounds, text is kept; parameters ``shape`` does not name
+    are left out. :raises ShapeError: ``Field.wrong`` (``{value!r}``: the text as sent)."""
+    found: dict[str, object] = {}
+    declared: type = shape
+    for key, (kind, field, required) in fields(declared).items():
+        text = args.get(key)
+        if text is None:
+            if required:
+                raise _missing(key, field, kind)
+            continue
+        if not _is(0, kind):
+            found[key] = text
+            continue
+        try:
+            number = int(text)
+        except ValueError:
+            raise _wrong(key, text, field, kind) from None
+        if not _within(number, field.minimum, field.maximum):
+            raise _wrong(key, text, field, kind)
+        found[key] = number
+    return cast(T, found)
+
+
+def query_parameters(shape: type) -> list[dict[str, object]]:
+    """The ``TypedDict`` ``shape`` as OpenAPI 3.0 query parameters."""
+    return [
+        {
+            "name": key,
+            "in": "query",
+            "required": required,
+            "description": field.description or field.what or key,
+            "schema": schema(kind, replace(field, what=None, description=None)),
+        }
+        for key, (kind, field, required) in fields(shape).items()
+    ]

@@ -85,3 +85,27 @@ def test_the_refused_variants_cover_every_field() -> None:
     for path in POSTS:
         schema, body = _body(path)
         assert {key for key, _ in refused(schema, body)} == set(schema["properties"]), path
+
+
+NUMBERS = [
+    (path, parameter)
+    for path, item in sorted(DOCUMENT["paths"].items())
+    for parameter in item.get("get", {}).get("parameters", [])
+    if parameter["in"] == "query" and parameter["schema"].get("type") == "integer"
+]
+
+
+@pytest.mark.parametrize(
+    ("path", "parameter"), NUMBERS, ids=[f"{p}?{q['name']}" for p, q in NUMBERS]
+)
+def test_each_query_number_is_held_to_its_documented_bounds(
+    league_client: FlaskClient, path: str, parameter: dict[str, Any]
+) -> None:
+    url, name = path.replace("{name}", "Ann"), parameter["name"]
+    low, high = parameter["schema"]["minimum"], parameter["schema"]["maximum"]
+    for wrong in ("many", str(low - 1), str(high + 1)):
+        answer = league_client.get(f"{url}?{name}={wrong}")
+        assert answer.status_code == 400, (wrong, answer.get_json())
+        assert f"?{name}= is a whole number from {low} to {high}" in answer.get_json()["error"]
+    for fine in (low, high):
+        assert league_client.get(f"{url}?{name}={fine}").status_code != 400
