@@ -207,3 +207,23 @@ class PairingState(TypedDict):
     seconds_left: NotRequired[int]
     token: NotRequired[str]
     message: NotRequired[str]
+
+
+# Query parameters (text; an empty one counts as left out).
+
+
+class CardsQuery(TypedDict):
+    """Which cards: by set, faction (id or name) and type; all of them without any."""
+
+    set: NotRequired[Annotated[str, Field(description="a set id; munchkin-cthulhu: its cards")]]
+    faction: NotRequired[Annotated[str, Field(description="a faction id or name")]]
+    type: NotRequired[Annotated[str, Field(description="base, minion, action, monster, ...")]]
+
+
+class EventsQuery(TypedDict):
+    """For EventSource, which sends no headers of ours."""
+
+    last: NotRequired[Annotated[str, Field(description="as Last-Event-ID: the last version seen")]]
+    token: NotRequired[
+        Annotated[str, Field(description="a controlling tablet's token, as X-Companion-Token")]
+    ]

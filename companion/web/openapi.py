@@ -7,13 +7,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.tape.shapes import schema
+from companion.tape.shapes import query_parameters, schema
 from companion.web.bodies import (
     BindingAnswer,
     BindingBody,
+    CardsQuery,
     EnrolStart,
     EnrolStarted,
     EnrolStopped,
+    EventsQuery,
     GameStarted,
     InputAnswer,
     InputBody,
@@ -41,7 +43,7 @@ def _op(
     errors: tuple[str, ...] = (),
     post: bool = False,
     params: tuple[str, ...] = (),
-    query: tuple[str, ...] = (),
+    query: type | None = None,
     content: str = "application/json",
 ) -> dict[str, Any]:
     op: dict[str, Any] = {
@@ -55,7 +57,7 @@ def _op(
     }
     parameters = [
         {"name": p, "in": "path", "required": True, "schema": {"type": "string"}} for p in params
-    ] + [{"name": q, "in": "query", "required": False, "schema": {"type": "string"}} for q in query]
+    ] + ([] if query is None else query_parameters(query))
     if parameters:
         op["parameters"] = parameters
     if post:
@@ -122,7 +124,7 @@ def _table_paths() -> dict[str, Any]:
                 "Server-Sent Events: id <version>, event state, data as /api/state; "
                 "Last-Event-ID (or ?last=) older than now gets the state at once; "
                 "': ping' every 15 s",
-                query=("last",),
+                query=EventsQuery,
                 content="text/event-stream",
             )
         },
@@ -148,7 +150,7 @@ def _table_paths() -> dict[str, Any]:
 def _game_paths() -> dict[str, Any]:
     """The catalogue, games and statistics."""
     return {
-        "/api/cards": {"get": _op("Card summaries", query=("set", "faction", "type"))},
+        "/api/cards": {"get": _op("Card summaries", query=CardsQuery)},
         "/api/factions": {
             "get": _op("Factions with their sets and bases, and the printings each set offers")
         },
