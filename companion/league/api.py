@@ -10,15 +10,22 @@ from flask import Blueprint, Response, jsonify
 from companion.league import admin, ledger, queries
 from companion.league.bodies import (
     FactionsAnswer,
+    GamesAnswer,
     GamesQuery,
+    Health,
     MergeBody,
+    Merged,
     PlayerQuery,
     PlayersAnswer,
     PushAnswer,
+    SeasonAnswer,
     SeasonBody,
     SeasonQuery,
+    SeasonsAnswer,
     StandingsAnswer,
+    TapeAnswer,
     VoidBody,
+    Voided,
 )
 from companion.league.database import using
 from companion.league.engine import TapeRefused, replay_tape
@@ -46,7 +53,8 @@ def openapi() -> Response:
 @bp.get("/health")
 def health() -> Response:
     with using(pool()) as conn:
-        return jsonify(ok=True, schema=version(conn))
+        health: Health = {"ok": True, "schema": version(conn)}
+    return jsonify(health)
 
 
 @bp.post("/games")
@@ -86,7 +94,8 @@ def list_games() -> Response:
         found = queries.games(
             conn, season.id, limit=asked.get("limit", 20), before=asked.get("before")
         )
-    return jsonify(season=season.name, games=found)
+    answer: GamesAnswer = {"season": season.name, "games": found}
+    return jsonify(answer)
 
 
 @bp.get("/games/<uid>")
@@ -98,7 +107,8 @@ def one_game(uid: str) -> Response:
 @bp.get("/games/<uid>/tape")
 def game_tape(uid: str) -> Response:
     with using(pool()) as conn:
-        return jsonify(tape=queries.tape(conn, uid))
+        answer: TapeAnswer = {"tape": queries.tape(conn, uid)}
+    return jsonify(answer)
 
 
 @bp.post("/games/<uid>/void")
@@ -106,7 +116,8 @@ def void(uid: str) -> Response:
     require_organiser()
     reason = read(VoidBody, 'the body is {"reason": "why the game does not count"}').get("reason")
     previous = ledger.void_game(pool(), uid, reason or "")
-    return jsonify(id=uid, status="void", was=previous)
+    voided: Voided = {"id": uid, "status": "void", "was": previous}
+    return jsonify(voided)
 
 
 @bp.get("/standings")
@@ -148,17 +159,19 @@ def merge() -> Response:
     require_organiser()
     names = read(MergeBody, 'the body is {"from": "...", "into": "..."}')
     kept = ledger.merge_players(pool(), names["from"], names["into"])
-    return jsonify(merged=names["from"], into=kept)
+    merged: Merged = {"merged": names["from"], "into": kept}
+    return jsonify(merged)
 
 
 @bp.get("/seasons")
 def seasons() -> Response:
     with using(pool()) as conn:
         found = admin.seasons(conn)
-    return jsonify(
-        seasons=[{"name": s.name, "started": s.started.isoformat()} for s in found],
-        current=found[-1].name if found else None,
-    )
+    answer: SeasonsAnswer = {
+        "seasons": [{"name": s.name, "started": s.started.isoformat()} for s in found],
+        "current": found[-1].name if found else None,
+    }
+    return jsonify(answer)
 
 
 @bp.post("/seasons")
@@ -167,4 +180,5 @@ def new_season() -> tuple[Response, int]:
     name = read(SeasonBody, 'the body is {"name": "..."}')["name"]
     with using(pool()) as conn:
         season = admin.start_season(conn, name)
-    return jsonify(name=season.name, started=season.started.isoformat()), 201
+    started: SeasonAnswer = {"name": season.name, "started": season.started.isoformat()}
+    return jsonify(started), 201

@@ -209,3 +209,118 @@ class GamesQuery(SeasonQuery):
 
 class PlayerQuery(TypedDict):
     limit: NotRequired[Annotated[int, _number(1, 1000, "1 to 1000 (default 100)")]]
+
+
+class RatingChange(TypedDict):
+    before: Rating
+    after: Rating
+
+
+class SeatAnswer(TypedDict):
+    """A seat of a stored game: the name played under, the league player (``null``: a
+    guest), factions, VP, place, and the rating change it brought."""
+
+    name: str
+    colour: str
+    player: str | None
+    guest: bool
+    factions: list[str]
+    faction_names: list[str]
+    vp: int
+    place: int
+    won: bool
+    rating: RatingChange | None
+
+
+class TimelinePoint(TypedDict):
+    """VP by seat after a change, ``at`` seconds into the game (``null``: the tape had no
+    clock there)."""
+
+    at: float | None
+    vp: list[int]
+
+
+class GameAnswer(TypedDict):
+    """A stored game (``order``: the league's order of arrival, which ratings follow)."""
+
+    id: str
+    order: int
+    season: str
+    table: str
+    status: GameStatus
+    table_status: str
+    dispute: list[str]
+    void_reason: str | None
+    winners: list[str]
+    turns: int
+    lines: int
+    received: Annotated[str, Field(description="ISO 8601")]
+    finished_at: float | None
+    seats: list[SeatAnswer]
+    #: VP after each change, from the start
+    timeline: list[TimelinePoint]
+    #: one game (``/games/{uid}``): what its table claimed
+    claimed: NotRequired[object]
+
+
+class GamesAnswer(TypedDict):
+    season: str
+    games: list[GameAnswer]
+
+
+class HistoryEntry(TypedDict):
+    id: str
+    season: str
+    status: GameStatus
+    received: Annotated[str, Field(description="ISO 8601")]
+    factions: list[str]
+    faction_names: list[str]
+    players: int
+    vp: int
+    place: int
+    won: bool
+    rating_after: Rating | None
+
+
+class PlayerAnswer(TypedDict):
+    """A player's latest games, newest first, under their name and its merged spellings."""
+
+    player: str
+    aliases: list[str]
+    games: list[HistoryEntry]
+
+
+class TapeAnswer(TypedDict):
+    """The game's tape as received: its header, then every line."""
+
+    tape: list[dict[str, object]]
+
+
+class SeasonAnswer(TypedDict):
+    name: str
+    started: Annotated[str, Field(description="ISO 8601")]
+
+
+class SeasonsAnswer(TypedDict):
+    """The seasons, oldest first, and the current one."""
+
+    seasons: list[SeasonAnswer]
+    current: str | None
+
+
+class Voided(TypedDict):
+    id: str
+    status: Literal["void"]
+    #: its status before
+    was: str
+
+
+class Merged(TypedDict):
+    merged: str
+    into: str
+
+
+class Health(TypedDict):
+    ok: bool
+    #: the last database migration applied
+    schema: int

@@ -9,16 +9,25 @@ from typing import Any
 
 from companion.league.bodies import (
     FactionsAnswer,
+    GameAnswer,
+    GamesAnswer,
     GamesQuery,
+    Health,
     MergeBody,
+    Merged,
+    PlayerAnswer,
     PlayerQuery,
     PlayersAnswer,
     PushAnswer,
     PushBody,
+    SeasonAnswer,
     SeasonBody,
     SeasonQuery,
+    SeasonsAnswer,
     StandingsAnswer,
+    TapeAnswer,
     VoidBody,
+    Voided,
 )
 from companion.league.engine import query_parameters, schema
 
@@ -35,6 +44,7 @@ def _op(
     summary: str,
     *,
     ok: str = "200",
+    again: bool = False,
     result: dict[str, Any] | type | None = None,
     body: type | None = None,
     auth: str | None = None,
@@ -57,6 +67,8 @@ def _op(
     if auth is not None:
         op["security"] = [{auth: []}]
         errors = (*errors, "401", "403") if auth == "organiser" else (*errors, "401")
+    if again:  # the same request again answers the same shape with 200
+        op["responses"]["200"] = op["responses"][ok]
     for code in (*errors, "503"):
         op["responses"][code] = ERROR
     return op
@@ -65,10 +77,6 @@ def _op(
 def _path(name: str, what: str) -> dict[str, Any]:
     return {"name": name, "in": "path", "required": True, "description": what,
             "schema": {"type": "string"}}  # fmt: skip
-
-
-def _list(key: str, item: dict[str, Any], **more: Any) -> dict[str, Any]:
-    return _obj((key,), **{key: {"type": "array", "items": item}}, **more)
 
 
 def spec() -> dict[str, Any]:
@@ -89,7 +97,7 @@ def spec() -> dict[str, Any]:
         },
         "paths": {
             "/api/v1/openapi.json": {"get": _op("This document")},
-            "/api/v1/health": {"get": _op("The server and its database are up")},
+            "/api/v1/health": {"get": _op("The server and its database are up", result=Health)},
             **_game_paths(),
             **_season_paths(),
             **_player_paths(),
@@ -107,6 +115,7 @@ def _game_paths() -> dict[str, Any]:
                 "game, which counts once), 409 another tape or claim under a stored id, 422 "
                 "not a league game (not Smash Up, or a header the rules engine refuses)",
                 ok="201",
+                again=True,
                 body=PushBody,
                 result=PushAnswer,
                 auth="table",
@@ -114,21 +123,29 @@ def _game_paths() -> dict[str, Any]:
             ),
             "get": _op(
                 "A season's games, newest first",
-                result=_list("games", {"type": "object"}, season="string"),
+                result=GamesAnswer,
                 params=tuple(query_parameters(GamesQuery)),
                 errors=("400", "404"),
             ),
         },
         "/api/v1/games/{uid}": {
-            "get": _op("One game, its seats and rating changes", params=(uid,), errors=("404",))
+            "get": _op(
+                "One game, its seats and rating changes",
+                result=GameAnswer,
+                params=(uid,),
+                errors=("404",),
+            )
         },
         "/api/v1/games/{uid}/tape": {
-            "get": _op("The game's tape as received", params=(uid,), errors=("404",))
+            "get": _op(
+                "The game's tape as received", result=TapeAnswer, params=(uid,), errors=("404",)
+            )
         },
         "/api/v1/games/{uid}/void": {
             "post": _op(
                 "The organiser voids a game: it stops counting, ratings are recomputed",
                 body=VoidBody,
+                result=Voided,
                 params=(uid,),
                 auth="organiser",
                 errors=("404",),
@@ -156,11 +173,12 @@ def _season_paths() -> dict[str, Any]:
             )
         },
         "/api/v1/seasons": {
-            "get": _op("The seasons, oldest first, and the current one"),
+            "get": _op("The seasons, oldest first, and the current one", result=SeasonsAnswer),
             "post": _op(
                 "The organiser starts a new season (games go there from now on)",
                 ok="201",
                 body=SeasonBody,
+                result=SeasonAnswer,
                 auth="organiser",
                 errors=("409",),
             ),
@@ -179,6 +197,7 @@ def _player_paths() -> dict[str, Any]:
         "/api/v1/players/{name}": {
             "get": _op(
                 "A player's games, newest first, with the rating after each",
+                result=PlayerAnswer,
                 params=(_path("name", "a player's name"), *query_parameters(PlayerQuery)),
                 errors=("400", "404"),
             )
@@ -187,6 +206,7 @@ def _player_paths() -> dict[str, Any]:
             "post": _op(
                 "The organiser merges two spellings of one player ('from' becomes 'into')",
                 body=MergeBody,
+                result=Merged,
                 auth="organiser",
                 errors=("404", "409"),
             )

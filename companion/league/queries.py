@@ -8,7 +8,17 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
-from companion.league.bodies import FactionStats, LeaguePlayer, Rating, Standing
+from companion.league.bodies import (
+    FactionStats,
+    GameAnswer,
+    HistoryEntry,
+    LeaguePlayer,
+    PlayerAnswer,
+    Rating,
+    RatingChange,
+    SeatAnswer,
+    Standing,
+)
 from companion.league.bodies import WinRate as WinRateAnswer
 from companion.league.charts import PALETTE
 from companion.league.database import Connection
@@ -65,7 +75,7 @@ def _rating(skill: Skill) -> Rating:
 
 def games(
     conn: Connection, season: int, *, limit: int = 20, before: int | None = None
-) -> list[dict[str, Any]]:
+) -> list[GameAnswer]:
     """The season's games, newest first (``before``: only games older than that league order)."""
     rows = conn.execute(
         _GAME + " WHERE g.season_id = %s AND (%s::bigint IS NULL OR g.id < %s)"
@@ -76,7 +86,7 @@ def games(
     return [_game(row, seats[row["id"]]) for row in rows]
 
 
-def game(conn: Connection, uid: str) -> dict[str, Any]:
+def game(conn: Connection, uid: str) -> GameAnswer:
     """One game with its seats and each league player's rating change."""
     row = conn.execute(_GAME + " WHERE g.uid = %s", [uid]).fetchone()
     if row is None:
@@ -93,7 +103,7 @@ def tape(conn: Connection, uid: str) -> list[dict[str, Any]]:
     return list(row["tape"])
 
 
-def _seats(conn: Connection, ids: list[int]) -> dict[int, list[dict[str, Any]]]:
+def _seats(conn: Connection, ids: list[int]) -> dict[int, list[SeatAnswer]]:
     rows = conn.execute(
         "SELECT s.game_id, s.seat, s.name, p.name AS player, s.factions, s.vp, s.place, s.won,"
         " c.mu_before, c.sigma_before, c.mu_after, c.sigma_after FROM game_seats s"
@@ -102,9 +112,9 @@ def _seats(conn: Connection, ids: list[int]) -> dict[int, list[dict[str, Any]]]:
         " WHERE s.game_id = ANY(%s) ORDER BY s.game_id, s.seat",
         [ids],
     ).fetchall()
-    found: defaultdict[int, list[dict[str, Any]]] = defaultdict(list)
+    found: defaultdict[int, list[SeatAnswer]] = defaultdict(list)
     for r in rows:
-        change = None
+        change: RatingChange | None = None
         if r["mu_after"] is not None:
             before = Skill(r["mu_before"], r["sigma_before"])
             after = Skill(r["mu_after"], r["sigma_after"])
@@ -126,7 +136,7 @@ def _seats(conn: Connection, ids: list[int]) -> dict[int, list[dict[str, Any]]]:
     return found
 
 
-def _game(row: dict[str, Any], seats: list[dict[str, Any]]) -> dict[str, Any]:
+def _game(row: dict[str, Any], seats: list[SeatAnswer]) -> GameAnswer:
     return {
         "id": row["uid"],
         "order": row["id"],
@@ -188,7 +198,7 @@ def players(conn: Connection) -> list[LeaguePlayer]:
     return [{"name": r["name"], "games": r["games"]} for r in rows]
 
 
-def player(conn: Connection, name: str, *, limit: int = 100) -> dict[str, Any]:
+def player(conn: Connection, name: str, *, limit: int = 100) -> PlayerAnswer:
     """A player's seasons and their latest games, with the rating after each."""
     row = conn.execute(
         "SELECT p.id, p.name FROM players q JOIN players p ON p.id = coalesce(q.merged_into, q.id)"
@@ -216,7 +226,7 @@ def player(conn: Connection, name: str, *, limit: int = 100) -> dict[str, Any]:
     }
 
 
-def _history_entry(h: dict[str, Any]) -> dict[str, Any]:
+def _history_entry(h: dict[str, Any]) -> HistoryEntry:
     skill = None if h["mu_after"] is None else Skill(h["mu_after"], h["sigma_after"])
     return {
         "id": h["uid"],

@@ -109,3 +109,24 @@ def test_each_query_number_is_held_to_its_documented_bounds(
         assert f"?{name}= is a whole number from {low} to {high}" in answer.get_json()["error"]
     for fine in (low, high):
         assert league_client.get(f"{url}?{name}={fine}").status_code != 400
+
+
+GETS = sorted(path for path, item in DOCUMENT["paths"].items() if "get" in item)
+
+
+def test_every_get_answers_what_the_document_describes(
+    league_client: FlaskClient, table_key: str, organiser: str
+) -> None:
+    played = push(2, "Ann", "Ben", "Cat")
+    headers = {"Authorization": f"Bearer {table_key}"}
+    assert league_client.post("/api/v1/games", json=played, headers=headers).status_code == 201
+    described = 0
+    for path in GETS:
+        url = path.replace("{uid}", played["id"]).replace("{name}", "Ann")
+        answer = league_client.get(url)
+        assert answer.status_code == 200, (path, answer.get_json())
+        schema = answer_schema(DOCUMENT["paths"][path]["get"], 200)
+        if schema is not None:
+            described += 1
+            assert mismatches(answer.get_json(), schema) == [], path
+    assert described >= len(GETS) - 1  # every answer but this document's own
