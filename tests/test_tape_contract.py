@@ -11,7 +11,7 @@ from typing import get_type_hints
 import pytest
 
 from companion.cthulhu.inputs import INPUTS as CTHULHU_INPUTS
-from companion.tape.documents import CthulhuDocument, Line, StateDocument
+from companion.tape.documents import CthulhuDocument, Event, Line, StateDocument
 from companion.tracker.corrections import TAP_MOVED
 from companion.tracker.inputs import HANDLERS
 
@@ -73,3 +73,8 @@ def test_nothing_cites_the_old_contract_outside_the_repository() -> None:
     ]
     assert "spec/tape-v1" not in (root / "README.md").read_text(encoding="utf-8")
     assert not citing
+
+
+@pytest.mark.parametrize("key", sorted(get_type_hints(Event)))
+def test_every_event_key_is_in_the_contract(key: str) -> None:
+    assert key in _table_rows("## Events"), f"document event key {key!r}"

@@ -3,9 +3,6 @@ carried but not in use and why, both sides of a combat and the margin, who still
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from companion.catalogue.cthulhu import CthulhuCatalogue
 from companion.cthulhu import rules, sides
 from companion.cthulhu.sides import Part
@@ -25,7 +22,7 @@ from companion.tape.documents import (
 def state_document(state: MCState, cards: CthulhuCatalogue) -> CthulhuDocument:
     table = state.table
     return {
-        "game": state.header.game,
+        "game": "munchkin-cthulhu",
         "version": state.version,
         "turn": table.turn,
         "current_player": table.current_player,
@@ -175,7 +172,7 @@ def _running(table: MCTable, cards: CthulhuCatalogue) -> RunningDocument | None:
     }
 
 
-def render_text(document: Mapping[str, Any], cards: CthulhuCatalogue) -> str:
+def render_text(document: CthulhuDocument, cards: CthulhuCatalogue) -> str:
     """The Munchkin Cthulhu table for a terminal."""
 
     def name(card_id: str) -> str:

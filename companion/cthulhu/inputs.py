@@ -12,7 +12,7 @@ from companion.cthulhu.rules import Held, RulesError
 from companion.cthulhu.sides import classes_of
 from companion.cthulhu.state import MCOutcome, MCState, changed, checked, event, need_player, signed
 from companion.errors import Rejected
-from companion.tape.documents import Line, as_event
+from companion.tape.documents import Event, Line
 from companion.tape.lines import TagBinding
 from companion.tape.prompts import DISMISS
 
@@ -163,7 +163,8 @@ def choose(state: MCState, line: Line) -> tuple[MCState, Line | None, MCOutcome]
             state, prompts=tuple(again if p.id == wanted else p for p in state.prompts)
         )
     if chosen == DISMISS:
-        answered = (as_event({"event": "answered", "prompt": wanted, "option": choice}),)
+        said: Event = {"event": "answered", "prompt": prompt.id, "option": choice}
+        answered = (said,)
         return cleared, None, MCOutcome(cleared, answered)
     return cleared, chosen.copy(), MCOutcome(cleared)
 

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Unpack
 
 from companion.catalogue.cthulhu import CthulhuCatalogue
 from companion.cthulhu import rules
 from companion.cthulhu.rules import MCTable, RulesError
 from companion.errors import Rejected
-from companion.tape.documents import Event, Line, as_event
+from companion.tape.documents import Event, Line
+from companion.tape.events import EventFields
 from companion.tape.lines import Header
 from companion.tape.prompts import DISMISS, WAITING_KINDS, Moment, Option, Prompt, PromptKind
 
@@ -39,8 +40,10 @@ def new_state(header: Header) -> MCState:
     return MCState(header=header, table=rules.new_table(header.players, dict(header.sex)))
 
 
-def event(name: str, text: str, **fields: Any) -> Event:
-    return as_event({"event": name, **fields, "text": text})
+def event(name: str, words: str, /, **fields: Unpack[EventFields]) -> Event:
+    """An event of kind ``name`` said in ``words``; mypy holds ``fields`` to the declared
+    keys and types."""
+    return {"event": name, **fields, "text": words}
 
 
 def ask(

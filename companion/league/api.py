@@ -5,18 +5,42 @@ Views are thin: they check who asks and what was sent, and call the ledger and t
 
 from __future__ import annotations
 
-from typing import Any
-
-from flask import Blueprint, Response, jsonify, request
+from flask import Blueprint, Response, jsonify
 
 from companion.league import admin, ledger, queries
+from companion.league.bodies import (
+    FactionsAnswer,
+    GamesAnswer,
+    GamesQuery,
+    Health,
+    MergeBody,
+    Merged,
+    PlayerQuery,
+    PlayersAnswer,
+    PushAnswer,
+    SeasonAnswer,
+    SeasonBody,
+    SeasonQuery,
+    SeasonsAnswer,
+    StandingsAnswer,
+    TapeAnswer,
+    VoidBody,
+    Voided,
+)
 from companion.league.database import using
 from companion.league.engine import TapeRefused, replay_tape
 from companion.league.errors import BadRequest
 from companion.league.openapi import spec
 from companion.league.payload import parse_push
 from companion.league.schema import version
-from companion.league.webio import int_arg, json_body, pool, require_organiser, require_table
+from companion.league.webio import (
+    json_body,
+    pool,
+    query,
+    read,
+    require_organiser,
+    require_table,
+)
 
 bp = Blueprint("league_api", __name__, url_prefix="/api/v1")
 
@@ -29,7 +53,8 @@ def openapi() -> Response:
 @bp.get("/health")
 def health() -> Response:
     with using(pool()) as conn:
-        return jsonify(ok=True, schema=version(conn))
+        health: Health = {"ok": True, "schema": version(conn)}
+    return jsonify(health)
 
 
 @bp.post("/games")
@@ -45,7 +70,7 @@ def push_game() -> tuple[Response, int]:
         except TapeRefused as exc:
             raise BadRequest(str(exc), 422) from None
         again = ledger.receive(pool(), table, push, replayed)
-    answer = {
+    answer: PushAnswer = {
         "id": again.id,
         "status": again.status,
         "season": again.season,
@@ -63,12 +88,14 @@ def push_game() -> tuple[Response, int]:
 
 @bp.get("/games")
 def list_games() -> Response:
-    limit = int_arg("limit", 20, 1, 200)
-    before = int_arg("before", None, 1, 2**62)
+    asked = query(GamesQuery)
     with using(pool()) as conn:
-        season = admin.find_season(conn, request.args.get("season"))
-        found = queries.games(conn, season.id, limit=limit or 20, before=before)
-    return jsonify(season=season.name, games=found)
+        season = admin.find_season(conn, asked.get("season"))
+        found = queries.games(
+            conn, season.id, limit=asked.get("limit", 20), before=asked.get("before")
+        )
+    answer: GamesAnswer = {"season": season.name, "games": found}
+    return jsonify(answer)
 
 
 @bp.get("/games/<uid>")
@@ -80,77 +107,78 @@ def one_game(uid: str) -> Response:
 @bp.get("/games/<uid>/tape")
 def game_tape(uid: str) -> Response:
     with using(pool()) as conn:
-        return jsonify(tape=queries.tape(conn, uid))
+        answer: TapeAnswer = {"tape": queries.tape(conn, uid)}
+    return jsonify(answer)
 
 
 @bp.post("/games/<uid>/void")
 def void(uid: str) -> Response:
     require_organiser()
-    body = json_body()
-    reason = body.get("reason", "") if isinstance(body, dict) else None
-    if not isinstance(reason, str):
-        raise BadRequest('the body is {"reason": "why the game does not count"}')
-    previous = ledger.void_game(pool(), uid, reason)
-    return jsonify(id=uid, status="void", was=previous)
+    reason = read(VoidBody, 'the body is {"reason": "why the game does not count"}').get("reason")
+    previous = ledger.void_game(pool(), uid, reason or "")
+    voided: Voided = {"id": uid, "status": "void", "was": previous}
+    return jsonify(voided)
 
 
 @bp.get("/standings")
 def standings() -> Response:
     with using(pool()) as conn:
-        season = admin.find_season(conn, request.args.get("season"))
-        return jsonify(season=season.name, standings=queries.standings(conn, season.id))
+        season = admin.find_season(conn, query(SeasonQuery).get("season"))
+        answer: StandingsAnswer = {
+            "season": season.name,
+            "standings": queries.standings(conn, season.id),
+        }
+    return jsonify(answer)
 
 
 @bp.get("/factions")
 def factions() -> Response:
     with using(pool()) as conn:
-        season = admin.find_season(conn, request.args.get("season"))
-        return jsonify(season=season.name, **queries.faction_stats(conn, season.id))
+        season = admin.find_season(conn, query(SeasonQuery).get("season"))
+        stats = queries.faction_stats(conn, season.id)
+    answer: FactionsAnswer = {"season": season.name, **stats}
+    return jsonify(answer)
 
 
 @bp.get("/players")
 def players() -> Response:
     with using(pool()) as conn:
-        return jsonify(players=queries.players(conn))
+        found: PlayersAnswer = {"players": queries.players(conn)}
+    return jsonify(found)
 
 
 @bp.get("/players/<name>")
 def player(name: str) -> Response:
-    limit = int_arg("limit", 100, 1, 1000)
+    limit = query(PlayerQuery).get("limit", 100)
     with using(pool()) as conn:
-        return jsonify(queries.player(conn, name, limit=limit or 100))
+        return jsonify(queries.player(conn, name, limit=limit))
 
 
 @bp.post("/players/merge")
 def merge() -> Response:
     require_organiser()
-    body = json_body()
-    names = _strings(body, "from", "into")
+    names = read(MergeBody, 'the body is {"from": "...", "into": "..."}')
     kept = ledger.merge_players(pool(), names["from"], names["into"])
-    return jsonify(merged=names["from"], into=kept)
+    merged: Merged = {"merged": names["from"], "into": kept}
+    return jsonify(merged)
 
 
 @bp.get("/seasons")
 def seasons() -> Response:
     with using(pool()) as conn:
         found = admin.seasons(conn)
-    return jsonify(
-        seasons=[{"name": s.name, "started": s.started.isoformat()} for s in found],
-        current=found[-1].name if found else None,
-    )
+    answer: SeasonsAnswer = {
+        "seasons": [{"name": s.name, "started": s.started.isoformat()} for s in found],
+        "current": found[-1].name if found else None,
+    }
+    return jsonify(answer)
 
 
 @bp.post("/seasons")
 def new_season() -> tuple[Response, int]:
     require_organiser()
-    name = _strings(json_body(), "name")["name"]
+    name = read(SeasonBody, 'the body is {"name": "..."}')["name"]
     with using(pool()) as conn:
         season = admin.start_season(conn, name)
-    return jsonify(name=season.name, started=season.started.isoformat()), 201
-
-
-def _strings(body: Any, *fields: str) -> dict[str, str]:
-    if not isinstance(body, dict) or not all(isinstance(body.get(f), str) for f in fields):
-        shape = ", ".join(f'"{f}": "..."' for f in fields)
-        raise BadRequest(f"the body is {{{shape}}}")
-    return {f: body[f] for f in fields}
+    started: SeasonAnswer = {"name": season.name, "started": season.started.isoformat()}
+    return jsonify(started), 201

@@ -18,6 +18,12 @@ from companion.rules.game import final_vp
 from companion.simulation.plausible import FACTION_POOL, make_header, plausible_lines
 from companion.tape.documents import as_line
 from companion.tape.lines import parse_header
+from companion.tape.shapes import Field as Field
+from companion.tape.shapes import ShapeError as ShapeError
+from companion.tape.shapes import check as check
+from companion.tape.shapes import check_query as check_query
+from companion.tape.shapes import query_parameters as query_parameters
+from companion.tape.shapes import schema as schema
 from companion.tape.strict import StrictJSONError as StrictJSONError
 from companion.tape.strict import loads
 from companion.tracker.game import Game
@@ -107,7 +113,7 @@ def replay_tape(tape: Sequence[dict[str, Any]]) -> Replayed:
         vp = _vp(game)
         if vp != timeline[-1][1]:
             timeline.append((_at(line), vp))
-    table = game.state.table
+    table = game.smashup.table
     seats = tuple(
         Seat(name, tuple(header.factions.get(name, ())), int(vp))
         for name, vp in zip(table.players, final_vp(table), strict=True)
@@ -123,7 +129,7 @@ def replay_tape(tape: Sequence[dict[str, Any]]) -> Replayed:
 
 
 def _vp(game: Game) -> tuple[int, ...]:
-    return tuple(int(vp) for vp in game.state.table.vp)
+    return tuple(int(vp) for vp in game.smashup.table.vp)
 
 
 def _at(line: dict[str, Any]) -> float | None:

@@ -14,6 +14,7 @@ from itertools import groupby
 from psycopg.types.json import Jsonb
 
 from companion.league.admin import TableRow, current_season
+from companion.league.bodies import GameStatus
 from companion.league.conflicts import Stored, dispute, repeat_conflict
 from companion.league.database import Connection, Pool, lock_writes, transaction
 from companion.league.engine import Replayed
@@ -27,7 +28,7 @@ class Receipt:
     """What the league answers a push with."""
 
     id: str
-    status: str  #: "counted", "disputed" or "void"
+    status: GameStatus
     season: str
     duplicate: bool
     dispute: tuple[str, ...] = ()
@@ -87,7 +88,9 @@ def receive(pool: Pool, table: TableRow, push: Push, replayed: Replayed) -> Rece
             for seat in replayed.seats
         ]
         reasons = dispute(push, replayed) + _same_person(replayed, players)
-        status = "void" if push.status == "void" else "disputed" if reasons else "counted"
+        status: GameStatus = (
+            "void" if push.status == "void" else "disputed" if reasons else "counted"
+        )
         game_id = _insert_game(conn, season.id, table, push, replayed, status, reasons)
         seats = _insert_seats(conn, game_id, replayed, players)
         if status == "counted":

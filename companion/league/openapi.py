@@ -1,48 +1,74 @@
-"""The league API as OpenAPI 3.0, written by hand (a test checks it names every API route)."""
+"""The league API as OpenAPI 3.0. The summaries are written here; request bodies and answers
+are described from the types the views check and build (:mod:`companion.league.bodies`), so
+the document cannot promise what the code does not do. A test checks it names every API route,
+and sends each body's example and its broken variants to the views."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from companion.league.bodies import (
+    FactionsAnswer,
+    GameAnswer,
+    GamesAnswer,
+    GamesQuery,
+    Health,
+    MergeBody,
+    Merged,
+    PlayerAnswer,
+    PlayerQuery,
+    PlayersAnswer,
+    PushAnswer,
+    PushBody,
+    SeasonAnswer,
+    SeasonBody,
+    SeasonQuery,
+    SeasonsAnswer,
+    StandingsAnswer,
+    TapeAnswer,
+    VoidBody,
+    Voided,
+)
+from companion.league.engine import query_parameters, schema
+
 ERROR = {"$ref": "#/components/responses/Error"}
-SEASON = {
-    "name": "season",
-    "in": "query",
-    "required": False,
-    "description": "a season's name (default: the current season)",
-    "schema": {"type": "string"},
-}
 
 
 def _obj(required: tuple[str, ...] = (), **fields: Any) -> dict[str, Any]:
     props = {k: {"type": v} if isinstance(v, str) else v for k, v in fields.items()}
-    return {"type": "object", "required": list(required), "properties": props}
+    found: dict[str, Any] = {"type": "object", "properties": props}
+    return found | ({"required": list(required)} if required else {})
 
 
 def _op(
     summary: str,
     *,
     ok: str = "200",
-    result: dict[str, Any] | None = None,
-    body: dict[str, Any] | None = None,
+    again: bool = False,
+    result: dict[str, Any] | type | None = None,
+    body: type | None = None,
     auth: str | None = None,
     errors: tuple[str, ...] = (),
-    params: tuple[dict[str, Any], ...] = (),
+    params: tuple[dict[str, object], ...] = (),
 ) -> dict[str, Any]:
+    answer = schema(result) if isinstance(result, type) else result or {}
     op: dict[str, Any] = {
         "summary": summary,
         "responses": {
-            ok: {"description": "OK", "content": {"application/json": {"schema": result or {}}}}
+            ok: {"description": "OK", "content": {"application/json": {"schema": answer}}}
         },
     }
     if params:
         op["parameters"] = list(params)
     if body is not None:
-        op["requestBody"] = {"required": True, "content": {"application/json": {"schema": body}}}
+        content = {"application/json": {"schema": schema(body)}}
+        op["requestBody"] = {"required": True, "content": content}
         errors = ("400", *errors)
     if auth is not None:
         op["security"] = [{auth: []}]
         errors = (*errors, "401", "403") if auth == "organiser" else (*errors, "401")
+    if again:  # the same request again answers the same shape with 200
+        op["responses"]["200"] = op["responses"][ok]
     for code in (*errors, "503"):
         op["responses"][code] = ERROR
     return op
@@ -51,67 +77,6 @@ def _op(
 def _path(name: str, what: str) -> dict[str, Any]:
     return {"name": name, "in": "path", "required": True, "description": what,
             "schema": {"type": "string"}}  # fmt: skip
-
-
-def _query(name: str, what: str) -> dict[str, Any]:
-    return {"name": name, "in": "query", "required": False, "description": what,
-            "schema": {"type": "integer"}}  # fmt: skip
-
-
-PUSH = _obj(
-    ("id", "tape"),
-    id={"type": "string", "pattern": "^[A-Za-z0-9][A-Za-z0-9._:-]{0,99}$"},
-    status={"type": "string", "enum": ["finished", "void"], "default": "finished"},
-    tape={
-        "type": "array",
-        "minItems": 1,
-        "items": {"type": "object"},
-        "description": "the tape (tape-v1): its header, then every event line",
-    },
-    claimed=_obj(
-        ("winners", "vp"),
-        winners={"type": "array", "items": {"type": "string"}},
-        vp={"type": "object", "additionalProperties": {"type": "integer"}},
-    ),
-    guests={"type": "array", "items": {"type": "string"}},
-    finished_at={"type": "number", "nullable": True},
-)
-RECEIPT = _obj(
-    ("id", "status", "season", "duplicate", "dispute"),
-    id="string",
-    status={"type": "string", "enum": ["counted", "disputed", "void"]},
-    season="string",
-    duplicate="boolean",
-    dispute={"type": "array", "items": {"type": "string"}},
-    duplicate_of="string",
-    message="string",
-)
-RATING = _obj(("ordinal", "mu", "sigma"), ordinal="number", mu="number", sigma="number")
-STANDING = _obj(
-    ("rank", "player", "games", "wins", "shared_wins", "vp", "rating"),
-    rank="integer",
-    player="string",
-    games="integer",
-    wins="integer",
-    shared_wins="integer",
-    vp="integer",
-    vp_per_game="number",
-    rating=RATING,
-)
-WIN_RATE = _obj(
-    ("factions", "games", "wins", "win_rate", "interval", "expected"),
-    factions={"type": "array", "items": {"type": "string"}},
-    names={"type": "array", "items": {"type": "string"}},
-    games="integer",
-    wins="integer",
-    win_rate="number",
-    interval={"type": "array", "items": {"type": "number"}, "minItems": 2, "maxItems": 2},
-    expected="number",
-)
-
-
-def _list(key: str, item: dict[str, Any], **more: Any) -> dict[str, Any]:
-    return _obj((key,), **{key: {"type": "array", "items": item}}, **more)
 
 
 def spec() -> dict[str, Any]:
@@ -132,7 +97,7 @@ def spec() -> dict[str, Any]:
         },
         "paths": {
             "/api/v1/openapi.json": {"get": _op("This document")},
-            "/api/v1/health": {"get": _op("The server and its database are up")},
+            "/api/v1/health": {"get": _op("The server and its database are up", result=Health)},
             **_game_paths(),
             **_season_paths(),
             **_player_paths(),
@@ -150,32 +115,37 @@ def _game_paths() -> dict[str, Any]:
                 "game, which counts once), 409 another tape or claim under a stored id, 422 "
                 "not a league game (not Smash Up, or a header the rules engine refuses)",
                 ok="201",
-                body=PUSH,
-                result=RECEIPT,
+                again=True,
+                body=PushBody,
+                result=PushAnswer,
                 auth="table",
                 errors=("409", "413", "422"),
             ),
             "get": _op(
                 "A season's games, newest first",
-                result=_list("games", {"type": "object"}, season="string"),
-                params=(
-                    SEASON,
-                    _query("limit", "1 to 200 (default 20)"),
-                    _query("before", "only games before this league order"),
-                ),
+                result=GamesAnswer,
+                params=tuple(query_parameters(GamesQuery)),
                 errors=("400", "404"),
             ),
         },
         "/api/v1/games/{uid}": {
-            "get": _op("One game, its seats and rating changes", params=(uid,), errors=("404",))
+            "get": _op(
+                "One game, its seats and rating changes",
+                result=GameAnswer,
+                params=(uid,),
+                errors=("404",),
+            )
         },
         "/api/v1/games/{uid}/tape": {
-            "get": _op("The game's tape as received", params=(uid,), errors=("404",))
+            "get": _op(
+                "The game's tape as received", result=TapeAnswer, params=(uid,), errors=("404",)
+            )
         },
         "/api/v1/games/{uid}/void": {
             "post": _op(
                 "The organiser voids a game: it stops counting, ratings are recomputed",
-                body=_obj((), reason="string"),
+                body=VoidBody,
+                result=Voided,
                 params=(uid,),
                 auth="organiser",
                 errors=("404",),
@@ -189,25 +159,26 @@ def _season_paths() -> dict[str, Any]:
         "/api/v1/standings": {
             "get": _op(
                 "Standings: games, wins (shared ones too), VP and rating",
-                result=_list("standings", STANDING, season="string"),
-                params=(SEASON,),
+                result=StandingsAnswer,
+                params=tuple(query_parameters(SeasonQuery)),
                 errors=("404",),
             )
         },
         "/api/v1/factions": {
             "get": _op(
                 "Win rates per faction and faction pair with 95% Wilson intervals",
-                result=_list("factions", WIN_RATE, pairs={"type": "array", "items": WIN_RATE}),
-                params=(SEASON,),
+                result=FactionsAnswer,
+                params=tuple(query_parameters(SeasonQuery)),
                 errors=("404",),
             )
         },
         "/api/v1/seasons": {
-            "get": _op("The seasons, oldest first, and the current one"),
+            "get": _op("The seasons, oldest first, and the current one", result=SeasonsAnswer),
             "post": _op(
                 "The organiser starts a new season (games go there from now on)",
                 ok="201",
-                body=_obj(("name",), name="string"),
+                body=SeasonBody,
+                result=SeasonAnswer,
                 auth="organiser",
                 errors=("409",),
             ),
@@ -220,20 +191,22 @@ def _player_paths() -> dict[str, Any]:
         "/api/v1/players": {
             "get": _op(
                 "League player names (tables offer them at setup)",
-                result=_list("players", _obj(("name",), name="string", games="integer")),
+                result=PlayersAnswer,
             )
         },
         "/api/v1/players/{name}": {
             "get": _op(
                 "A player's games, newest first, with the rating after each",
-                params=(_path("name", "a player's name"), _query("limit", "1 to 1000")),
+                result=PlayerAnswer,
+                params=(_path("name", "a player's name"), *query_parameters(PlayerQuery)),
                 errors=("400", "404"),
             )
         },
         "/api/v1/players/merge": {
             "post": _op(
                 "The organiser merges two spellings of one player ('from' becomes 'into')",
-                body=_obj(("from", "into"), **{"from": "string", "into": "string"}),
+                body=MergeBody,
+                result=Merged,
                 auth="organiser",
                 errors=("404", "409"),
             )

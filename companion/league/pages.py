@@ -10,6 +10,7 @@ from flask import render_template as render
 from markupsafe import Markup
 
 from companion.league import admin, queries
+from companion.league.bodies import GameAnswer
 from companion.league.charts import rating_chart, vp_chart
 from companion.league.database import using
 from companion.league.webio import pool
@@ -85,10 +86,7 @@ def player(name: str) -> str:
     )
 
 
-def _vp_chart(game: dict[str, object]) -> Markup:
-    seats = game["seats"]
-    assert isinstance(seats, list)
-    timeline = game["timeline"]
-    assert isinstance(timeline, list)
-    names = [str(seat["name"]) for seat in seats]
+def _vp_chart(game: GameAnswer) -> Markup:
+    names = [seat["name"] for seat in game["seats"]]
+    timeline = [dict(point) for point in game["timeline"]]
     return Markup(vp_chart(names, timeline, f"VP over time, game {game['id']}"))

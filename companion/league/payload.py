@@ -17,15 +17,14 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from companion.league.bodies import Claim, PushBody
+from companion.league.engine import ShapeError, check
 from companion.league.errors import BadRequest
 
-GAME_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:-]{0,99}")
-STATUSES = ("finished", "void")
 MAX_LINES = 50_000
 MAX_NAME = 40
 MAX_PUSH_BYTES = 8 * 1024 * 1024
@@ -60,31 +59,25 @@ def digest(value: object) -> str:
 
 
 def parse_push(body: object) -> Push:
-    """:raises BadRequest: naming the first thing wrong with the body."""
+    """:raises BadRequest: naming the first thing wrong with the body (its shape, declared by
+    :class:`~companion.league.bodies.PushBody`, then what only the tape can tell)."""
     if not isinstance(body, dict):
         raise BadRequest('the body must be a JSON object with "id", "status" and "tape"')
-    game_id = body.get("id")
-    if not isinstance(game_id, str) or not GAME_ID.fullmatch(game_id):
-        raise BadRequest(
-            '"id" must be the game\'s stable id: 1 to 100 letters, digits, ".", "_", ":" or "-"'
-        )
-    status = body.get("status", "finished")
-    if status not in STATUSES:
-        raise BadRequest(f'"status" is "finished" or "void", not {status!r}')
-    tape = _tape(body.get("tape"))
+    try:
+        push = check(body, PushBody)
+    except ShapeError as exc:
+        raise BadRequest(str(exc)) from None
+    status = push.get("status", "finished")
+    tape = _tape(push["tape"])
     players = tape[0]["players"]
-    winners, vp = _claim(body.get("claimed"), players, required=status == "finished")
-    guests = _names(body.get("guests", []), "guests", players)
-    finished_at = body.get("finished_at")
-    if finished_at is not None and (
-        not isinstance(finished_at, int | float) or isinstance(finished_at, bool)
-    ):
-        raise BadRequest('"finished_at" is the table\'s clock in seconds (a number), or null')
+    winners, vp = _claim(push.get("claimed"), players, required=status == "finished")
+    guests = _names(push.get("guests", []), "guests", players)
+    finished_at = push.get("finished_at")
     tape_digest = digest(tape)
     claim = {"status": status, "winners": sorted(winners), "vp": dict(sorted(vp.items())),
              "guests": sorted(guests)}  # fmt: skip
     return Push(
-        game_id,
+        push["id"],
         status,
         tape,
         winners,
@@ -96,14 +89,9 @@ def parse_push(body: object) -> Push:
     )
 
 
-def _tape(tape: object) -> list[dict[str, Any]]:
-    if not isinstance(tape, list) or not tape:
-        raise BadRequest('"tape" must be the game\'s tape as a list of lines, header first')
+def _tape(tape: list[dict[str, Any]]) -> list[dict[str, Any]]:
     if len(tape) > MAX_LINES:
         raise BadRequest(f'"tape" has {len(tape)} lines; the league takes at most {MAX_LINES}')
-    for number, line in enumerate(tape, start=1):
-        if not isinstance(line, dict):
-            raise BadRequest(f"tape line {number} must be a JSON object")
     players = tape[0].get("players")
     if not isinstance(players, list) or not 2 <= len(players) <= 4:
         raise BadRequest('the tape\'s header must list 2 to 4 "players" in seat order')
@@ -115,25 +103,20 @@ def _tape(tape: object) -> list[dict[str, Any]]:
 
 
 def _claim(
-    claimed: object, players: list[str], *, required: bool
+    claimed: Claim | None, players: list[str], *, required: bool
 ) -> tuple[tuple[str, ...], dict[str, int]]:
-    if claimed is None and not required:
+    if claimed is None:
+        if required:
+            raise BadRequest('"claimed" must be {"winners": [names], "vp": {name: VP}}')
         return (), {}
-    if not isinstance(claimed, dict):
-        raise BadRequest('"claimed" must be {"winners": [names], "vp": {name: VP}}')
-    winners = _names(claimed.get("winners"), "claimed.winners", players)
-    vp = claimed.get("vp")
-    if not isinstance(vp, dict) or set(vp) != set(players):
+    winners = _names(claimed["winners"], "claimed.winners", players)
+    vp = claimed["vp"]
+    if set(vp) != set(players):
         raise BadRequest('"claimed.vp" must give every player\'s final VP: {name: VP}')
-    for name, score in vp.items():
-        if not isinstance(score, int) or isinstance(score, bool):
-            raise BadRequest(f'"claimed.vp" for {name!r} must be a whole number')
     return tuple(winners), dict(vp)
 
 
-def _names(value: object, field: str, players: list[str]) -> list[str]:
-    if not isinstance(value, list):
-        raise BadRequest(f'"{field}" must be a list of player names from the tape\'s header')
+def _names(value: list[str], field: str, players: list[str]) -> list[str]:
     for name in value:
         if name not in players:
             raise BadRequest(f'"{field}": {name!r} is not a player in the tape\'s header')

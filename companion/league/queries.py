@@ -8,6 +8,18 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
+from companion.league.bodies import (
+    FactionStats,
+    GameAnswer,
+    HistoryEntry,
+    LeaguePlayer,
+    PlayerAnswer,
+    Rating,
+    RatingChange,
+    SeatAnswer,
+    Standing,
+)
+from companion.league.bodies import WinRate as WinRateAnswer
 from companion.league.charts import PALETTE
 from companion.league.database import Connection
 from companion.league.engine import faction_name
@@ -24,7 +36,7 @@ _GAME = (
 )
 
 
-def standings(conn: Connection, season: int) -> list[dict[str, Any]]:
+def standings(conn: Connection, season: int) -> list[Standing]:
     """Every league player with a counted game this season, best rating first."""
     rows = conn.execute(
         "SELECT p.name, count(*) AS games, count(*) FILTER (WHERE s.won) AS wins,"
@@ -36,11 +48,12 @@ def standings(conn: Connection, season: int) -> list[dict[str, Any]]:
         " GROUP BY p.name, r.mu, r.sigma",
         [season],
     ).fetchall()
-    table = []
+    table: list[Standing] = []
     for row in rows:
         skill = DEFAULT if row["mu"] is None else Skill(row["mu"], row["sigma"])
         table.append(
             {
+                "rank": 0,  # once sorted
                 "player": row["name"],
                 "games": row["games"],
                 "wins": row["wins"],
@@ -51,18 +64,18 @@ def standings(conn: Connection, season: int) -> list[dict[str, Any]]:
             }
         )
     table.sort(key=lambda r: (-r["rating"]["ordinal"], -r["wins"], name_key(r["player"])))
-    for rank, row in enumerate(table, start=1):
-        row["rank"] = rank
+    for rank, standing in enumerate(table, start=1):
+        standing["rank"] = rank
     return table
 
 
-def _rating(skill: Skill) -> dict[str, float]:
+def _rating(skill: Skill) -> Rating:
     return {"ordinal": skill.ordinal, "mu": skill.mu, "sigma": skill.sigma}
 
 
 def games(
     conn: Connection, season: int, *, limit: int = 20, before: int | None = None
-) -> list[dict[str, Any]]:
+) -> list[GameAnswer]:
     """The season's games, newest first (``before``: only games older than that league order)."""
     rows = conn.execute(
         _GAME + " WHERE g.season_id = %s AND (%s::bigint IS NULL OR g.id < %s)"
@@ -73,7 +86,7 @@ def games(
     return [_game(row, seats[row["id"]]) for row in rows]
 
 
-def game(conn: Connection, uid: str) -> dict[str, Any]:
+def game(conn: Connection, uid: str) -> GameAnswer:
     """One game with its seats and each league player's rating change."""
     row = conn.execute(_GAME + " WHERE g.uid = %s", [uid]).fetchone()
     if row is None:
@@ -90,7 +103,7 @@ def tape(conn: Connection, uid: str) -> list[dict[str, Any]]:
     return list(row["tape"])
 
 
-def _seats(conn: Connection, ids: list[int]) -> dict[int, list[dict[str, Any]]]:
+def _seats(conn: Connection, ids: list[int]) -> dict[int, list[SeatAnswer]]:
     rows = conn.execute(
         "SELECT s.game_id, s.seat, s.name, p.name AS player, s.factions, s.vp, s.place, s.won,"
         " c.mu_before, c.sigma_before, c.mu_after, c.sigma_after FROM game_seats s"
@@ -99,9 +112,9 @@ def _seats(conn: Connection, ids: list[int]) -> dict[int, list[dict[str, Any]]]:
         " WHERE s.game_id = ANY(%s) ORDER BY s.game_id, s.seat",
         [ids],
     ).fetchall()
-    found: defaultdict[int, list[dict[str, Any]]] = defaultdict(list)
+    found: defaultdict[int, list[SeatAnswer]] = defaultdict(list)
     for r in rows:
-        change = None
+        change: RatingChange | None = None
         if r["mu_after"] is not None:
             before = Skill(r["mu_before"], r["sigma_before"])
             after = Skill(r["mu_after"], r["sigma_after"])
@@ -123,7 +136,7 @@ def _seats(conn: Connection, ids: list[int]) -> dict[int, list[dict[str, Any]]]:
     return found
 
 
-def _game(row: dict[str, Any], seats: list[dict[str, Any]]) -> dict[str, Any]:
+def _game(row: dict[str, Any], seats: list[SeatAnswer]) -> GameAnswer:
     return {
         "id": row["uid"],
         "order": row["id"],
@@ -153,7 +166,7 @@ def faction_results(conn: Connection, season: int) -> list[Result]:
     return [Result(tuple(r["factions"]), r["won"], r["players"]) for r in rows]
 
 
-def faction_stats(conn: Connection, season: int) -> dict[str, list[dict[str, Any]]]:
+def faction_stats(conn: Connection, season: int) -> FactionStats:
     """Win rates per faction and per faction pair, with sample sizes and 95% intervals."""
     results = faction_results(conn, season)
     return {
@@ -162,7 +175,7 @@ def faction_stats(conn: Connection, season: int) -> dict[str, list[dict[str, Any
     }
 
 
-def _win_rate(rate: WinRate) -> dict[str, Any]:
+def _win_rate(rate: WinRate) -> WinRateAnswer:
     low, high = rate.interval
     return {
         "factions": list(rate.factions),
@@ -175,7 +188,7 @@ def _win_rate(rate: WinRate) -> dict[str, Any]:
     }
 
 
-def players(conn: Connection) -> list[dict[str, Any]]:
+def players(conn: Connection) -> list[LeaguePlayer]:
     """The league's player names (merged spellings left out), for tables to offer at setup."""
     rows = conn.execute(
         "SELECT p.name, count(s.game_id) AS games FROM players p"
@@ -185,7 +198,7 @@ def players(conn: Connection) -> list[dict[str, Any]]:
     return [{"name": r["name"], "games": r["games"]} for r in rows]
 
 
-def player(conn: Connection, name: str, *, limit: int = 100) -> dict[str, Any]:
+def player(conn: Connection, name: str, *, limit: int = 100) -> PlayerAnswer:
     """A player's seasons and their latest games, with the rating after each."""
     row = conn.execute(
         "SELECT p.id, p.name FROM players q JOIN players p ON p.id = coalesce(q.merged_into, q.id)"
@@ -213,7 +226,7 @@ def player(conn: Connection, name: str, *, limit: int = 100) -> dict[str, Any]:
     }
 
 
-def _history_entry(h: dict[str, Any]) -> dict[str, Any]:
+def _history_entry(h: dict[str, Any]) -> HistoryEntry:
     skill = None if h["mu_after"] is None else Skill(h["mu_after"], h["sigma_after"])
     return {
         "id": h["uid"],

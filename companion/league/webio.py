@@ -7,16 +7,17 @@ Keys come as ``Authorization: Bearer <key>``.
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, TypeVar
 
 from flask import current_app, request
 
 from companion.league.admin import TableRow, is_organiser, table_for_key
 from companion.league.database import Pool, using
-from companion.league.engine import StrictJSONError, strict_json
+from companion.league.engine import ShapeError, StrictJSONError, check, check_query, strict_json
 from companion.league.errors import BadRequest, LeagueError
 
 POOL = "league.pool"
+T = TypeVar("T")
 
 
 def pool() -> Pool:
@@ -37,18 +38,22 @@ def json_body() -> Any:
     return body
 
 
-def int_arg(name: str, default: int | None, low: int, high: int) -> int | None:
-    """An optional whole-number query parameter within [low, high]."""
-    value = request.args.get(name)
-    if value is None:
-        return default
+def read(shape: type[T], refused: str) -> T:
+    """The request body as ``shape`` (declared in :mod:`companion.league.bodies`, which the
+    OpenAPI document describes). :raises BadRequest: ``refused`` (what the body must be)."""
     try:
-        number = int(value)
-    except ValueError:
-        number = low - 1
-    if not low <= number <= high:
-        raise BadRequest(f"?{name}= is a whole number from {low} to {high}, not {value!r}")
-    return number
+        return check(json_body(), shape)
+    except ShapeError:
+        raise BadRequest(refused) from None
+
+
+def query(shape: type[T]) -> T:
+    """The query parameters as ``shape`` (declared in :mod:`companion.league.bodies`, which
+    the OpenAPI document describes). :raises BadRequest: naming the parameter."""
+    try:
+        return check_query(request.args, shape)
+    except ShapeError as exc:
+        raise BadRequest(str(exc)) from None
 
 
 def _bearer() -> str | None:

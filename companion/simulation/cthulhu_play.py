@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from companion.catalogue.cthulhu import CthulhuCatalogue
+from companion.tape.documents import CombatDocument, CthulhuDocument, CthulhuPlayerDocument
 
 Line = dict[str, Any]
 #: more moves than any game takes: a plan that cannot finish stops here
@@ -42,19 +43,19 @@ class _Pools:
     #: class cards the plan has played (the document names classes by card, not tag)
     classes: set[str] = field(default_factory=set)
 
-    def free(self, kind: str, document: Mapping[str, Any]) -> list[str]:
+    def free(self, kind: str, document: CthulhuDocument) -> list[str]:
         used = in_play(document)
         return [t for t in self.kinds.get(kind, []) if t not in used]
 
 
-def in_play(document: Mapping[str, Any]) -> set[str]:
+def in_play(document: CthulhuDocument) -> set[str]:
     """Every tag the document shows in play (in front of a player or in the fight)."""
     used: set[str] = set()
     for player in document["players"]:
-        for group in ("items", "kept", "boons", "attached"):
-            used |= {h["tag"] for h in player.get(group, [])}
-    used |= {c["tag"] for c in document.get("cultist_pile", [])}
-    fight = document.get("combat")
+        held = (*player["items"], *player["kept"], *player["boons"], *player["attached"])
+        used |= {h["tag"] for h in held}
+    used |= {c["tag"] for c in document["cultist_pile"]}
+    fight = document["combat"]
     if fight:
         used |= {o["tag"] for o in fight["one_shots"]} | {e["tag"] for e in fight["effects"]}
         for foe in fight["monsters"]:
@@ -66,9 +67,10 @@ def cthulhu_lines(
     rng: random.Random,
     tags: Mapping[str, str],
     cards: CthulhuCatalogue,
-    now: Callable[[], Mapping[str, Any]],
+    now: Callable[[], CthulhuDocument | None],
 ) -> Iterator[Line]:
-    """Moves until the game has a winner (``now`` gives the table's state document)."""
+    """Moves until the game has a winner (``now`` gives the table's state document, ``None``
+    once the table plays no Munchkin Cthulhu game)."""
     pools = _Pools()
     for uid, card in sorted(tags.items()):
         if card in cards:
@@ -77,21 +79,21 @@ def cthulhu_lines(
     turn = _Turn()
     for _ in range(MAX_MOVES):
         document = now()
-        if document["winners"]:
+        if document is None or document["winners"]:
             return
         if document["turn"] != turn.turn:
             turn = _Turn(turn=document["turn"])
         yield _move(rng, document, pools, cards, turn)
 
 
-def _seat(document: Mapping[str, Any], name: str) -> str:
+def _seat(document: CthulhuDocument, name: str) -> str:
     names = [p["name"] for p in document["players"]]
     return f"seat-{names.index(name) + 1}"
 
 
 def _move(
     rng: random.Random,
-    document: Mapping[str, Any],
+    document: CthulhuDocument,
     pools: _Pools,
     cards: CthulhuCatalogue,
     turn: _Turn,
@@ -108,13 +110,15 @@ def _move(
     running = document.get("running")
     if running:
         return {"input": "run-away", "player": running["players"][0], "roll": rng.randint(1, 6)}
-    if document.get("combat"):
-        return _in_fight(rng, document, pools, turn)
+    fight = document["combat"]
+    if fight:
+        return _in_fight(rng, document, fight, pools, turn)
     return _out_of_fight(rng, document, pools, turn)
 
 
-def _in_fight(rng: random.Random, document: Mapping[str, Any], pools: _Pools, turn: _Turn) -> Line:
-    fight = document["combat"]
+def _in_fight(
+    rng: random.Random, document: CthulhuDocument, fight: CombatDocument, pools: _Pools, turn: _Turn
+) -> Line:
     turn.fight_moves += 1
     if turn.fight_moves <= 3:
         losing = not fight["winning"]
@@ -134,7 +138,7 @@ def _in_fight(rng: random.Random, document: Mapping[str, Any], pools: _Pools, tu
 
 
 def _out_of_fight(
-    rng: random.Random, document: Mapping[str, Any], pools: _Pools, turn: _Turn
+    rng: random.Random, document: CthulhuDocument, pools: _Pools, turn: _Turn
 ) -> Line:
     me = next(p for p in document["players"] if p["name"] == document["current_player"])
     if turn.fought:
@@ -149,7 +153,7 @@ def _out_of_fight(
 
 
 def _setup(
-    rng: random.Random, document: Mapping[str, Any], pools: _Pools, me: Mapping[str, Any]
+    rng: random.Random, document: CthulhuDocument, pools: _Pools, me: CthulhuPlayerDocument
 ) -> Line:
     """Before the door: an item or a class in play, a sale, or a curse on a rival."""
     seat = _seat(document, me["name"])

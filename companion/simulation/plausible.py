@@ -116,7 +116,7 @@ def _next_line(
     zones: list[str],
     catalogue: Catalogue,
 ) -> Line:
-    state = game.state
+    state = game.smashup
     table = state.table
     if table.winners:
         return {"input": "undo"}
@@ -245,7 +245,7 @@ class _Play:
     def _respond(self) -> Iterator[Line]:
         """Prompts answered, a duel resolved, treasures handed out, as a table would."""
         for _ in range(MAX_RESPONSES):
-            state = self.game.state
+            state = self.game.smashup
             line = next_response(state, self.rng)
             if line is None:
                 return
@@ -261,10 +261,10 @@ class _Play:
 
     def _hand_out(self) -> None:
         """The treasures of the oldest deal go to the hands: one pick, or a whole draw."""
-        deal = self.game.state.deals[0]
+        deal = self.game.smashup.deals[0]
         picks = deal.order[deal.taken :] if deal.kind == "draw" else deal.order[deal.taken :][:1]
         for picker in picks:
-            treasure = self.deal.take("treasure", self.game.state.table)
+            treasure = self.deal.take("treasure", self.game.smashup.table)
             if treasure is not None:
                 self.deal.hands[picker].append(treasure)
 
@@ -280,23 +280,23 @@ def plausible_lines(
     for zone in zones:
         yield from _new_base(play, zone)
     for _ in range(max_turns):
-        player = play.game.state.table.current_player
+        player = play.game.smashup.table.current_player
         yield from _play_turn(play, player, zones)
         yield from _score_ready(play)
         yield from play.act({"input": "end-turn"})
-        if play.game.state.table.winners:
+        if play.game.smashup.table.winners:
             return
-        play.deal.draw(player, 2, play.game.state.table)
+        play.deal.draw(player, 2, play.game.smashup.table)
 
 
 def _new_base(play: _Play, zone: str) -> Iterator[Line]:
     deal = play.deal
-    uid = deal.take("base", play.game.state.table)
+    uid = deal.take("base", play.game.smashup.table)
     if uid is None:
         return
     yield from play.act({"tap": uid, "zone": zone})
-    for _ in range(play.game.state.setup_left(zone)):
-        monster = deal.take("monster", play.game.state.table)
+    for _ in range(play.game.smashup.setup_left(zone)):
+        monster = deal.take("monster", play.game.smashup.table)
         if monster is not None:
             yield from play.act({"tap": monster, "zone": zone})
 
@@ -304,10 +304,10 @@ def _new_base(play: _Play, zone: str) -> Iterator[Line]:
 def _play_turn(play: _Play, player: str, zones: list[str]) -> Iterator[Line]:
     deal, game, catalogue = play.deal, play.game, play.catalogue
     hand = deal.hands[player]
-    tags = game.state.header.tags
+    tags = game.smashup.header.tags
     minions = [u for u in hand if catalogue[tags[u].card].is_minion]
     actions = [u for u in hand if catalogue[tags[u].card].is_action]
-    live = [z for z in zones if game.state.table.base_at(z) is not None]
+    live = [z for z in zones if game.smashup.table.base_at(z) is not None]
     if not live:
         return
     if minions:
@@ -316,18 +316,18 @@ def _play_turn(play: _Play, player: str, zones: list[str]) -> Iterator[Line]:
         yield from play.act({"tap": uid, "zone": deal.rng.choice(live)})
     if actions:
         yield from _play_action(play, player, deal.rng.choice(actions), live)
-    mine = [m.tag for _, m in game.state.table.minions() if m.controller == player]
+    mine = [m.tag for _, m in game.smashup.table.minions() if m.controller == player]
     if mine and deal.rng.random() < 0.15:
         yield from play.act({"input": "counter", "tag": deal.rng.choice(mine), "delta": 1})
-    monsters = [m.tag for _, m in game.state.table.minions() if m.controller is None]
+    monsters = [m.tag for _, m in game.smashup.table.minions() if m.controller is None]
     if monsters and deal.rng.random() < 0.2:  # a Warrior or a Mage kills a monster
         yield from play.act({"tap": deal.rng.choice(monsters), "zone": "discard"})
 
 
 def _play_action(play: _Play, player: str, uid: str, live: list[str]) -> Iterator[Line]:
     game, rng = play.game, play.deal.rng
-    card = play.catalogue[game.state.header.tags[uid].card]
-    targets = [(b.zone, m.tag) for b, m in game.state.table.minions() if m.controller == player]
+    card = play.catalogue[game.smashup.header.tags[uid].card]
+    targets = [(b.zone, m.tag) for b, m in game.smashup.table.minions() if m.controller == player]
     if card.play == "minion" and not targets:
         return
     play.deal.hands[player].remove(uid)
@@ -340,8 +340,8 @@ def _play_action(play: _Play, player: str, uid: str, live: list[str]) -> Iterato
 
 
 def _score_ready(play: _Play) -> Iterator[Line]:
-    while not play.game.state.table.winners:
-        view = evaluate(play.game.state.table, play.catalogue)
+    while not play.game.smashup.table.winners:
+        view = evaluate(play.game.smashup.table, play.catalogue)
         ready = [b for b in view.bases if b.ready]
         if not ready:
             return

@@ -25,6 +25,7 @@ from companion.simulation.plausible import make_header, plausible_lines
 from companion.table.games import DEMO_PLAYERS
 from companion.table.service import TableService
 from companion.table.virtual import NoSimZone, VirtualTable
+from companion.tape.documents import CthulhuDocument
 
 
 def demo_header(catalogue: Catalogue, zones: int = 3) -> dict[str, Any]:
@@ -144,9 +145,12 @@ class DemoPlayer:
             played = []  # the table went another way: play on from here
             yield line
 
-    def _document(self) -> dict[str, Any]:
+    def _document(self) -> CthulhuDocument | None:
+        """The Munchkin Cthulhu game's document (``None``: the table plays no such game)."""
         document = self.service.document()
-        return dict(document) if document is not None else {"winners": ["(no game)"]}
+        if document is None or document["game"] != "munchkin-cthulhu":
+            return None
+        return document
 
     def play(self, line: dict[str, Any]) -> None:
         """One planned line at the table (a line the real table refuses is passed over)."""

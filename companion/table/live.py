@@ -17,7 +17,8 @@ from companion.storage.store import EventStore
 from companion.tape.limits import check_line
 from companion.tape.lines import Header, parse_header
 from companion.tracker.game import Game
-from companion.tracker.state import Outcome
+from companion.tracker.games import GameOutcome
+from companion.tracker.state import TrackerState
 
 log = logging.getLogger(__name__)
 UNDO_DEPTH = 500
@@ -59,7 +60,7 @@ class LiveGame:
             live._finish()  # the power went between the winning line and recording the end
         return live
 
-    def submit(self, line: dict[str, Any]) -> Outcome:
+    def submit(self, line: dict[str, Any]) -> GameOutcome:
         """Apply, persist, acknowledge. :raises Rejected: nothing changed, nothing stored.
         :raises StoreError: the line was not stored (nothing changed): it may be retried."""
         if self._end_unrecorded:
@@ -104,12 +105,14 @@ class LiveGame:
             self.store.log.void_game(self.game_id, by)
 
     def _finish(self) -> None:
-        table = self.game.state.table
+        state = self.game.state
         # what the table claims to a league: Smash Up's final VP (after Madness)
         claimed = (
-            None if self.game.cthulhu else dict(zip(table.players, final_vp(table), strict=True))
+            dict(zip(state.table.players, final_vp(state.table), strict=True))
+            if isinstance(state, TrackerState)
+            else None
         )
-        self.store.log.finish_game(self.game_id, list(table.winners), claimed)
+        self.store.log.finish_game(self.game_id, list(state.table.winners), claimed)
 
     def _keep_rejected(self, line: dict[str, Any], error: Rejected) -> None:
         """Keep a refused line among the reads (a line that broke the limits only by its

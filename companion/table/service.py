@@ -39,7 +39,7 @@ from companion.table.supervision import BUSY_WAIT, StoreHealth, StoreHealthSnaps
 from companion.table.worker import Line, TapTiming, Worker, beep
 from companion.tape.documents import Document, Event
 from companion.tracker.document import state_document
-from companion.tracker.state import Outcome
+from companion.tracker.games import GameOutcome, game_outcome
 
 Clock = Callable[[], float]
 log = logging.getLogger(__name__)
@@ -173,7 +173,7 @@ class TableService:
             raise NoGame()
         return live
 
-    def submit(self, line: dict[str, Any], *, seen_version: int | None = None) -> Outcome:
+    def submit(self, line: dict[str, Any], *, seen_version: int | None = None) -> GameOutcome:
         """Apply, store and announce one line, in the caller's thread (with or without a
         worker thread: a caller never waits for the worker; reads it has not taken yet come
         after this line, as they would a moment later).
@@ -261,7 +261,7 @@ class TableService:
             self.live = live
             self._document = None
             self.enrolment = None
-            self._announce(Outcome(live.game.state, (), True))
+            self._announce(game_outcome(live.game.state, (), True))
 
     def listen(self, listener: Callable[[Change], None]) -> Callable[[], None]:
         """Call ``listener`` after every applied line; returns a function that stops it."""
@@ -345,7 +345,7 @@ class TableService:
 
     # Internals
 
-    def _announce(self, outcome: Outcome) -> None:
+    def _announce(self, outcome: GameOutcome) -> None:
         """Tell the LEDs and every listener; one that fails is logged, never passed on (the
         line is stored: the caller must hear that it was)."""
         try:

@@ -29,7 +29,7 @@ from companion.hardware.readers.base import TagRead
 from companion.hardware.readers.taps import Crosstalk, Ignored, Moved, Output, Tap, TapFilter
 from companion.storage.store import EventStore
 from companion.table.supervision import DiskWatch, StoreHealth
-from companion.tracker.state import Outcome
+from companion.tracker.games import GameOutcome
 
 log = logging.getLogger(__name__)
 IDLE_WAIT = 0.05  #: seconds the worker waits for a read before polling the tap filter
@@ -42,7 +42,7 @@ class Served(Protocol):
     """What the worker asks of the table it works for: what a line, an enrolment and a card's
     own NDEF record mean (the game's side of a read)."""
 
-    def submit(self, line: Line, *, seen_version: int | None = None) -> Outcome:
+    def submit(self, line: Line, *, seen_version: int | None = None) -> GameOutcome:
         """Apply, store and announce ``line``. :raises Rejected: :raises StoreError:"""
         ...
 

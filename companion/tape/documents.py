@@ -8,7 +8,7 @@ checks every place that builds or reads them. Keys are added, never changed.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Literal, NotRequired, Required, TypeAlias, TypedDict, cast
+from typing import Any, Literal, NotRequired, TypeAlias, TypedDict, cast
 
 from companion.tape.cthulhu_documents import (
     AdjustmentDocument,
@@ -17,6 +17,7 @@ from companion.tape.cthulhu_documents import (
     PartDocument,
     RollDocument,
 )
+from companion.tape.events import Event as Event
 
 JSON: TypeAlias = "None | bool | int | float | str | list[JSON] | dict[str, JSON]"
 """Any JSON value (what a tape line's field holds before a handler checks it)."""
@@ -37,8 +38,9 @@ Line = TypedDict(
         "tag": str,
         "tags": list[str],
         "card": str,
-        "owner": str,
-        "player": str,
+        # ``null``: nobody (a monster released by ``control``, a card nobody owns)
+        "owner": str | None,
+        "player": str | None,
         "delta": int,
         "count": int,
         "target": str,
@@ -61,32 +63,6 @@ Line = TypedDict(
     },
     total=False,
 )
-
-
-class Event(TypedDict, total=False):
-    """A game event the tracker derived from a line: ``event`` names it; ``text`` says it in
-    words where the tablet shows it; the other keys depend on the event."""
-
-    event: Required[str]
-    text: str
-    id: int
-    kind: str
-    message: str
-    prompt: int
-    option: int
-    tag: str
-    card: str
-    zone: str
-    player: str
-    delta: int
-    count: int
-    side: str
-    vp: int
-    winners: list[str]
-    powers: list[int]
-    #: a ``lapsed`` event: why the prompt or deal no longer applies, and the deal's card
-    why: str
-    deal: str
 
 
 class OptionDocument(TypedDict):
@@ -252,7 +228,7 @@ class StateDocument(TypedDict):
     """Smash Up's state document: the contract's keys and the additions listed in the
     README's "Tapes" section."""
 
-    game: str
+    game: Literal["smashup"]
     version: int
     turn: int
     current_player: str
@@ -369,7 +345,7 @@ class RunningDocument(TypedDict):
 class CthulhuDocument(TypedDict):
     """Munchkin Cthulhu's state document."""
 
-    game: str
+    game: Literal["munchkin-cthulhu"]
     version: int
     turn: int
     current_player: str
@@ -386,15 +362,10 @@ class CthulhuDocument(TypedDict):
 
 
 Document: TypeAlias = StateDocument | CthulhuDocument
-"""The state document of either game (``game`` tells which)."""
+"""The state document of either game (``game`` tells which, and narrows the type)."""
 
 
 def as_line(value: Mapping[str, Any]) -> Line:
     """A JSON object read from a tape, a request or the store, taken as a tape line: the edge
     where outside data enters. Handlers still check every field they use."""
     return cast(Line, value)
-
-
-def as_event(value: Mapping[str, Any]) -> Event:
-    """An event built from keyword fields (``{"event": name, **fields}``)."""
-    return cast(Event, value)

@@ -114,7 +114,7 @@ def bury_card(
     except CompanionError as exc:
         raise Rejected(str(exc)) from None
     for gone in dropped:
-        events.append(event("left", tag=gone.tag, card=gone.card, zone=was))
+        events.append(event("left", tag=gone.tag, card=gone.card, zone=was or zone))
     events.append(event("buried", tag=tag, zone=zone, player=controller, origin=was))
     base = table.base_at(zone)
     if base is not None and base.card == STAR_PORTAL:

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
-from typing import Any, Protocol
+from typing import Any, Protocol, Unpack
 
 from companion.catalogue.cards import Card, Catalogue
 from companion.rules.game import where_is
-from companion.tape.documents import Event, Line, as_event
+from companion.tape.documents import Event, Line
 from companion.tape.english import zone_label
+from companion.tape.events import EventFields
 from companion.tape.lines import TagBinding
 from companion.tape.prompts import DISMISS, WAITING_KINDS, Moment, Option, Prompt, PromptKind
 from companion.tracker.state import Outcome, Rejected, TrackerState
@@ -39,8 +40,9 @@ Discard = Callable[[TrackerState, str, Card, Catalogue], Outcome]
 """A card leaving play to the discard pile (:func:`companion.tracker.taps.discard`)."""
 
 
-def event(name: str, **fields: Any) -> Event:
-    return as_event({"event": name, **fields})
+def event(name: str, **fields: Unpack[EventFields]) -> Event:
+    """An event of kind ``name``; mypy holds ``fields`` to the declared keys and types."""
+    return {"event": name, **fields}
 
 
 def note(text: str) -> Event:

@@ -21,26 +21,25 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Any
 
 from companion.catalogue.cards import Catalogue
 from companion.tape.documents import Event, Line
 from companion.tracker.common import event, need
+from companion.tracker.games import GameOutcome, GameState
 from companion.tracker.state import Rejected
 
 TAP_MOVED = "tap-moved"
 JOURNAL_KEPT = 64  #: lines kept to correct: the filter corrects within a second of the tap
 
-Step = Callable[[Any, Line, Catalogue], Any]
-"""A game's reducer (Smash Up's or Munchkin Cthulhu's): its outcome has ``state``,
-``events`` and ``changed``."""
+Step = Callable[[GameState, Line, Catalogue], GameOutcome]
+"""The game's reducer (:func:`companion.tracker.games.step_game`)."""
 
 
 @dataclass(frozen=True, slots=True)
 class Entry:
     """A line applied to the game, and the state before it."""
 
-    before: Any
+    before: GameState
     line: Line
 
 
@@ -51,19 +50,19 @@ Journal = tuple[Entry, ...]
 class Correction:
     """What a correction made: the game's new state, its events, and the rebuilt journal."""
 
-    state: Any
+    state: GameState
     events: tuple[Event, ...]
     changed: bool
     journal: Journal
 
 
-def record(journal: Journal, before: Any, line: Line) -> Journal:
+def record(journal: Journal, before: GameState, line: Line) -> Journal:
     """``journal`` with ``line`` (applied to ``before``) added; the oldest lines drop off."""
     return (*journal[-(JOURNAL_KEPT - 1) :], Entry(before, line))
 
 
 def move_tap(
-    journal: Journal, state: Any, line: Line, step: Step, catalogue: Catalogue
+    journal: Journal, state: GameState, line: Line, step: Step, catalogue: Catalogue
 ) -> Correction:
     """The game with the last tap of ``line["tag"]`` at ``line["from"]`` moved to
     ``line["zone"]``, and the journal as if it had been read there.
@@ -115,13 +114,13 @@ def _last_tap(journal: Journal, tag: str, zone: str) -> int | None:
     return None
 
 
-def moved_by_answer(state: Any, line: Line) -> Line | None:
+def moved_by_answer(state: GameState, line: Line) -> Line | None:
     """The ``tap-moved`` line that ``line`` picks when it answers an open prompt with one, else
     ``None`` (every other answer, good or bad, is the game's own step's to apply or refuse)."""
     if line.get("input") != "answer":
         return None
     wanted, choice = line.get("prompt"), line.get("option")
-    prompt = next((p for p in getattr(state, "prompts", ()) if p.id == wanted), None)
+    prompt = next((p for p in state.prompts if p.id == wanted), None)
     if prompt is None or not isinstance(choice, int) or not 0 <= choice < len(prompt.options):
         return None
     chosen: Line = prompt.options[choice].line
@@ -129,7 +128,7 @@ def moved_by_answer(state: Any, line: Line) -> Line | None:
 
 
 def answer_by_moving(
-    journal: Journal, state: Any, line: Line, step: Step, catalogue: Catalogue
+    journal: Journal, state: GameState, line: Line, step: Step, catalogue: Catalogue
 ) -> Correction:
     """``line`` answers a prompt with a ``tap-moved`` option (:func:`moved_by_answer`): the
     prompt closes and the tap moves, as one change.

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from companion.catalogue.cards import Catalogue
 from companion.cthulhu.document import render_text as cthulhu_text
 from companion.cthulhu.document import state_document as cthulhu_document
@@ -24,10 +21,11 @@ from companion.tape.documents import (
     PlayerDocument,
     Preview,
 )
+from companion.tracker.games import GameState
 from companion.tracker.state import TrackerState
 
 
-def state_document(state: Any, catalogue: Catalogue) -> Document:
+def state_document(state: GameState, catalogue: Catalogue) -> Document:
     """Everything the contract names, plus ``version``, ``winners``, ``prompts`` and detail
     fields (extra keys are allowed; named ones never change)."""
     if not isinstance(state, TrackerState):
@@ -40,7 +38,7 @@ def state_document(state: Any, catalogue: Catalogue) -> Document:
     ]
     pending = state.pending
     return {
-        "game": state.header.game,
+        "game": "smashup",
         "version": state.version,
         "turn": table.turn,
         "current_player": table.current_player,
@@ -185,9 +183,9 @@ def _preview(result: ScoringResult) -> Preview:
     return {"ranking": document["ranking"], "treasures": document["treasures"]}
 
 
-def render_text(document: Mapping[str, Any], catalogue: Catalogue) -> str:
+def render_text(document: Document, catalogue: Catalogue) -> str:
     """A readable table of a state document, for a terminal."""
-    if document.get("game") == "munchkin-cthulhu":
+    if document["game"] == "munchkin-cthulhu":
         return cthulhu_text(document, catalogue.cthulhu)
 
     def name(card_id: str) -> str:

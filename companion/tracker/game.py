@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
-from typing import Any, cast
+from typing import cast
 
 from companion.catalogue.cards import Catalogue
 from companion.catalogue.printings import printed
-from companion.cthulhu import tracker as cthulhu
+from companion.cthulhu.state import MCOutcome
 from companion.errors import TapeError
 from companion.tape.documents import Event, Line
 from companion.tape.limits import check_line
@@ -22,8 +22,8 @@ from companion.tracker.corrections import (
     moved_by_answer,
     record,
 )
-from companion.tracker.state import Outcome, Rejected, TrackerState, new_state
-from companion.tracker.step import step
+from companion.tracker.games import GameOutcome, GameState, game_outcome, start, step_game
+from companion.tracker.state import Outcome, Rejected, TrackerState
 
 UNDO = {"input": "undo"}
 
@@ -32,13 +32,13 @@ UNDO = {"input": "undo"}
 class Past:
     """The game before a change: its state, and the journal of lines that led there."""
 
-    state: Any
+    state: GameState
     journal: Journal
 
 
 @dataclass(frozen=True, slots=True)
 class Checkpoint:
-    state: TrackerState
+    state: GameState
     depth: int
     top: Past | None
     journal: Journal = ()
@@ -54,15 +54,21 @@ class Game:
         #: the cards as this table's printings say (the header chose them)
         self.catalogue = printed(catalogue, header.printings)
         self.cthulhu = header.game == "munchkin-cthulhu"
-        if self.cthulhu:
-            self.state: Any = cthulhu.new_state(header)
-            self._step: Any = cthulhu.step
-        else:
-            self.state = new_state(header)
-            self._step = step
+        self.state: GameState = start(header)
         self._before: list[Past] = []
         self._forgotten = 0  # changes too old to undo (see keep_undo)
         self._journal: Journal = ()  # the recent lines, to correct a tap among them
+
+    @property
+    def smashup(self) -> TrackerState:
+        """The state, for code that knows it plays Smash Up (the simulator, the league).
+
+        :raises TypeError: this game is Munchkin Cthulhu.
+        """
+        state = self.state
+        if not isinstance(state, TrackerState):
+            raise TypeError(f"this game is {state.header.game}, not Smash Up")
+        return state
 
     @property
     def can_undo(self) -> bool:
@@ -88,7 +94,7 @@ class Game:
         self.state = checkpoint.state
         self._journal = checkpoint.journal
 
-    def apply(self, line: Line) -> Outcome:
+    def apply(self, line: Line) -> GameOutcome:
         """:raises Rejected: the line cannot be applied; nothing changed."""
         if line.get("input") == "undo":
             if not self._before:
@@ -104,31 +110,33 @@ class Game:
             )
             events = (event("undone"), *_vp_changes(self.state, restored, line))
             self.state, self._journal = restored, previous.journal
-            return Outcome(restored, events, True)
+            return game_outcome(restored, events, True)
         if line.get("input") == TAP_MOVED or moved_by_answer(self.state, line) is not None:
             correct = move_tap if line.get("input") == TAP_MOVED else answer_by_moving
-            corrected = correct(self._journal, self.state, line, self._step, self.catalogue)
+            corrected = correct(self._journal, self.state, line, step_game, self.catalogue)
             new_state, events, changed = corrected.state, corrected.events, corrected.changed
             journal = corrected.journal
         else:
-            outcome = self._step(self.state, line, self.catalogue)
-            new_state, events, changed = outcome.state, outcome.events, outcome.changed
+            stepped = step_game(self.state, line, self.catalogue)
+            new_state, events, changed = stepped.state, stepped.events, stepped.changed
             journal = record(self._journal, self.state, line)
         if changed:
             self._before.append(Past(self.state, self._journal))
         events = events + _vp_changes(self.state, new_state, line)
         version = self.state.version + 1
+        self._journal = journal
         if isinstance(new_state, TrackerState):
             self.state = new_state.at_version(version)
-        else:
-            self.state = replace(new_state, version=version)
-        self._journal = journal
-        return Outcome(self.state, events, changed)
+            return Outcome(self.state, events, changed)
+        self.state = moved = replace(new_state, version=version)
+        return MCOutcome(moved, events, changed)
 
 
-def _vp_changes(before: Any, after: Any, line: Line) -> tuple[Event, ...]:
+def _vp_changes(before: GameState, after: GameState, line: Line) -> tuple[Event, ...]:
     """VP gained outside placings (on-play and leave-play abilities), said as events."""
-    if line.get("input") == "award" or not isinstance(after, TrackerState):
+    if not isinstance(before, TrackerState) or not isinstance(after, TrackerState):
+        return ()  # Munchkin Cthulhu has no VP
+    if line.get("input") == "award":
         return ()
     return tuple(
         event("vp", player=player, delta=new - old)

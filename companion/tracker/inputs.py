@@ -12,6 +12,7 @@ from companion.rules.abilities import status
 from companion.rules.one_turn import resolve
 from companion.rules.table import Table
 from companion.tape.documents import Event, Line
+from companion.tape.events import PlacingDocument
 from companion.tape.lines import TagBinding
 from companion.tape.prompts import DISMISS, Option
 from companion.tracker import abilities, burying, counters, duels, moments
@@ -85,12 +86,14 @@ def award(state: TrackerState, line: Line, catalogue: Catalogue) -> Outcome:
         pending=pending,
         setup=tuple((z, n) for z, n in state.setup if z != zone),
     )
-    ranking = [{"player": p.player, "place": p.place, "vp": p.vp} for p in result.ranking]
+    ranking: list[PlacingDocument] = [
+        {"player": p.player, "place": p.place, "vp": p.vp} for p in result.ranking
+    ]
     scored_event = _changed(
         updated,
         event(
             "scored",
-            zone=zone,
+            zone=result.zone,
             card=result.card,
             ranking=ranking,
             treasures=list(result.treasure_order),

@@ -368,10 +368,10 @@ def discard(state: TrackerState, uid: str, card: Card, catalogue: Catalogue) -> 
             kept = tuple(b for b in base.buried if b.tag != uid)
             updated = replace(state, table=table.with_base(replace(base, buried=kept)))
             return Outcome(updated, (event("left", tag=uid, card=card.id, zone=base.zone),), True)
-    if rules.where_is(table, uid) is None:
+    zone = rules.where_is(table, uid)
+    if zone is None:
         text = f"{card.name} is not in play, so there is nothing to remove."
         return ask(state, "not-in-play", text, [], tag=uid, zone="discard")
-    zone = rules.where_is(table, uid)
     found = table.locate(uid)
     silenced = status(table, catalogue).cancelled
     table, left = rules.leave_play(table, catalogue, uid)

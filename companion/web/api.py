@@ -9,6 +9,8 @@ from flask import Blueprint, Response, jsonify, request
 from companion.catalogue.cards import CARD_TYPES, CTHULHU, Card, slug
 from companion.catalogue.cthulhu import MCCard
 from companion.catalogue.printings import offered
+from companion.tape.shapes import check_query
+from companion.web.bodies import CardsQuery
 from companion.web.errors import BadRequest
 from companion.web.openapi import spec
 from companion.web.table import table
@@ -53,11 +55,12 @@ def cthulhu_summary(card: MCCard) -> dict[str, Any]:
 @bp.get("/cards")
 def cards() -> Response:
     catalogue = table().service.catalogue
-    set_id = request.args.get("set") or None
+    asked = check_query(request.args, CardsQuery)
+    set_id = asked.get("set") or None
     if set_id == CTHULHU:
         return jsonify(cards=[cthulhu_summary(card) for card in catalogue.cthulhu])
-    faction = request.args.get("faction") or None
-    card_type = request.args.get("type") or None
+    faction = asked.get("faction") or None
+    card_type = asked.get("type") or None
     if set_id is not None and set_id not in catalogue.sets:
         raise BadRequest(f"unknown set {set_id!r}; sets: {', '.join(catalogue.sets)}")
     if card_type is not None and card_type not in CARD_TYPES:

@@ -1,4 +1,5 @@
-"""Reading and checking request bodies and query strings, with messages a person can act on."""
+"""Reading request bodies (strict JSON, held to the types in :mod:`companion.web.bodies`) and
+checking tag uids, with messages a person can act on."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ from typing import Any, TypeVar
 
 from flask import request
 
+from companion.tape.shapes import ShapeError
+from companion.tape.shapes import check as check_shape
 from companion.tape.strict import StrictJSONError, loads
 from companion.web.errors import BadRequest
 
@@ -14,13 +17,6 @@ T = TypeVar("T")
 
 UID = re.compile(r"^[0-9A-Fa-f]{2,20}$")
 COLOUR = re.compile(r"^#[0-9A-Fa-f]{6}$")
-_NAMES = {
-    bool: "true or false",
-    int: "a whole number",
-    str: "a string",
-    list: "a list",
-    dict: "an object",
-}
 
 
 def json_body() -> dict[str, Any]:
@@ -38,27 +34,16 @@ def json_body() -> dict[str, Any]:
     return data
 
 
-def need(body: dict[str, Any], key: str, kind: type[T], what: str | None = None) -> T:
-    """``body[key]``, which must be present and of ``kind`` (a bool is not an int)."""
-    if key not in body:
-        raise BadRequest(f'"{key}" is missing: send {what or _NAMES.get(kind, kind.__name__)}')
-    return check(body[key], key, kind, what)
+def read(shape: type[T]) -> T:
+    """The request's JSON object as ``shape``, one of the bodies declared in
+    :mod:`companion.web.bodies` (the OpenAPI document describes the same types).
 
-
-def maybe(body: dict[str, Any], key: str, kind: type[T], what: str | None = None) -> T | None:
-    """``body[key]`` if present and not null."""
-    value = body.get(key)
-    return None if value is None else check(value, key, kind, what)
-
-
-def check(value: Any, key: str, kind: type[T], what: str | None = None) -> T:
-    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-        raise BadRequest(f'"{key}" must be {what or _NAMES.get(kind, kind.__name__)}')
-    return value
-
-
-def uid_field(body: dict[str, Any], key: str = "uid") -> str:
-    return check_uid(need(body, key, str, "a tag uid in hex"))
+    :raises BadRequest: naming the first field that is missing or wrong.
+    """
+    try:
+        return check_shape(json_body(), shape)
+    except ShapeError as exc:
+        raise BadRequest(str(exc)) from None
 
 
 def check_uid(uid: str) -> str:

@@ -8,7 +8,8 @@ from flask import Blueprint, Response, jsonify, render_template
 
 from companion.errors import StoreError
 from companion.web.auth import require_token
-from companion.web.body import check_uid, json_body, maybe, need, uid_field
+from companion.web.bodies import BindingAnswer, BindingBody, EnrolStart, EnrolStarted, EnrolStopped
+from companion.web.body import check_uid, read
 from companion.web.errors import BadRequest, NotFound
 from companion.web.table import table
 
@@ -55,11 +56,9 @@ def what_is(uid: str) -> Response:
 def bind() -> tuple[Response, int]:
     """Bind a tag in the store (refused if it is another card, unless ``rebind``) and in the
     running game."""
-    body = json_body()
-    uid = uid_field(body)
-    card = need(body, "card", str, "a card id")
-    owner = maybe(body, "owner", str, "a player name")
-    rebind = bool(maybe(body, "rebind", bool))
+    body = read(BindingBody)
+    uid = check_uid(body["uid"])
+    card, owner, rebind = body["card"], body.get("owner"), bool(body.get("rebind"))
     service = table().service
     if card not in service.catalogue:
         raise BadRequest(f"unknown card id {card!r}; see /api/cards")
@@ -74,13 +73,14 @@ def bind() -> tuple[Response, int]:
         if owner in live.game.state.header.players:
             line["owner"] = owner
         version = service.submit(line).state.version
-    return jsonify(
-        uid=binding.uid,
-        card=binding.card,
-        owner=binding.owner,
-        bound_at=binding.bound,
-        version=version,
-    ), 201
+    answer: BindingAnswer = {
+        "uid": binding.uid,
+        "card": binding.card,
+        "owner": binding.owner,
+        "bound_at": binding.bound,
+        "version": version,
+    }
+    return jsonify(answer), 201
 
 
 @bp.get("/api/enrol")
@@ -97,19 +97,19 @@ def enrolment() -> Response:
 @bp.post("/api/enrol/start")
 def start() -> Response:
     """Taps at ``zone`` bind the faction's cards in printed order until stopped."""
-    body = json_body()
-    zone = need(body, "zone", str, "a zone name")
-    faction = need(body, "faction", str, "a faction id")
-    owner = maybe(body, "owner", str, "a player name")
+    body = read(EnrolStart)
+    zone, faction, owner = body["zone"], body["faction"], body.get("owner")
     service = table().service
     if zone not in service.readers:
         raise NotFound(f"unknown zone {zone!r}; zones: {', '.join(service.readers)}")
     prompt = service.start_enrolment(zone, faction, owner)
-    return jsonify(zone=zone, faction=faction, owner=owner, next=prompt)
+    answer: EnrolStarted = {"zone": zone, "faction": faction, "owner": owner, "next": prompt}
+    return jsonify(answer)
 
 
 @bp.post("/api/enrol/stop")
 def stop() -> Response:
     service = table().service
     service.stop_enrolment()
-    return jsonify(active=False, messages=list(service.enrolment_messages))
+    answer: EnrolStopped = {"active": False, "messages": list(service.enrolment_messages)}
+    return jsonify(answer)

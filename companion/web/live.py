@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from flask import Blueprint, Response, current_app, jsonify, render_template, request
 
 from companion.web.auth import HEADER, has_token
-from companion.web.body import json_body, need
+from companion.web.bodies import InputAnswer, InputBody
+from companion.web.body import read
 from companion.web.channel import CLOSE_AFTER
 from companion.web.errors import error_response
 from companion.web.slots import StreamRefused
@@ -31,11 +30,10 @@ def state() -> Response:
 @bp.post("/api/input")
 def submit() -> tuple[Response, int]:
     """One tape line from the tablet, refused (409) if the table changed since ``version``."""
-    body = json_body()
-    line: dict[str, Any] = need(body, "line", dict, "the tape line as an object")
-    seen = need(body, "version", int, "the state version the tablet showed")
-    outcome = table().service.submit(line, seen_version=seen)
-    return jsonify(version=outcome.state.version, events=list(outcome.events)), 200
+    body = read(InputBody)
+    outcome = table().service.submit(body["line"], seen_version=body["version"])
+    answer: InputAnswer = {"version": outcome.state.version, "events": list(outcome.events)}
+    return jsonify(answer), 200
 
 
 @bp.get("/api/events")

@@ -1,8 +1,35 @@
-"""This API as OpenAPI 3.0, written by hand (a test checks every ``/api`` rule is in it)."""
+"""This API as OpenAPI 3.0. The summaries are written here; every request body is described
+from the type the view checks it with (:mod:`companion.web.bodies`), so the document cannot
+promise what the code does not check. A test checks every ``/api`` rule is in it, and sends
+each body's example and its broken variants to the views."""
 
 from __future__ import annotations
 
 from typing import Any
+
+from companion.tape.shapes import query_parameters, schema
+from companion.web.bodies import (
+    BindingAnswer,
+    BindingBody,
+    CardsQuery,
+    EnrolStart,
+    EnrolStarted,
+    EnrolStopped,
+    EventsQuery,
+    GameStarted,
+    InputAnswer,
+    InputBody,
+    NewCthulhuGame,
+    NewSmashUpGame,
+    NoBody,
+    PairingAsked,
+    PairingBody,
+    PairingState,
+    SimLift,
+    SimLifted,
+    SimPlace,
+    SimPlaced,
+)
 
 ERROR = {"$ref": "#/components/responses/Error"}
 
@@ -10,41 +37,50 @@ ERROR = {"$ref": "#/components/responses/Error"}
 def _op(
     summary: str,
     *,
-    body: dict[str, Any] | None = None,
+    body: type | tuple[type, ...] | None = None,
+    answer: type | None = None,
     ok: str = "200",
     errors: tuple[str, ...] = (),
     post: bool = False,
     params: tuple[str, ...] = (),
-    query: tuple[str, ...] = (),
+    query: type | None = None,
     content: str = "application/json",
 ) -> dict[str, Any]:
     op: dict[str, Any] = {
         "summary": summary,
-        "responses": {ok: {"description": "OK", "content": {content: {"schema": {}}}}},
+        "responses": {
+            ok: {
+                "description": "OK",
+                "content": {content: {"schema": {} if answer is None else schema(answer)}},
+            }
+        },
     }
     parameters = [
         {"name": p, "in": "path", "required": True, "schema": {"type": "string"}} for p in params
-    ] + [{"name": q, "in": "query", "required": False, "schema": {"type": "string"}} for q in query]
+    ] + ([] if query is None else query_parameters(query))
     if parameters:
         op["parameters"] = parameters
     if post:
         op["security"] = [{"token": []}]
         errors = ("400", "401", *errors)
     if body is not None:
+        options = body if isinstance(body, tuple) else (body,)
+        described = [schema(option) for option in options]
         op["requestBody"] = {
-            "required": True,
-            "content": {"application/json": {"schema": {"type": "object", **body}}},
+            "required": body is not NoBody,  # nothing to read: an empty body will do
+            "content": {
+                "application/json": {
+                    "schema": described[0] if len(described) == 1 else {"oneOf": described}
+                }
+            },
         }
     for code in errors:
         op["responses"][code] = ERROR
     return op
 
 
-def _props(required: tuple[str, ...], **fields: str) -> dict[str, Any]:
-    return {
-        "required": list(required),
-        "properties": {name: {"type": kind} for name, kind in fields.items()},
-    }
+def _error() -> dict[str, Any]:
+    return {"type": "object", "required": ["error"], "properties": {"error": {"type": "string"}}}
 
 
 def spec() -> dict[str, Any]:
@@ -58,7 +94,7 @@ def spec() -> dict[str, Any]:
             "responses": {
                 "Error": {
                     "description": 'What is wrong and what to do: {"error": "..."}',
-                    "content": {"application/json": {"schema": _props(("error",), error="string")}},
+                    "content": {"application/json": {"schema": _error()}},
                 }
             },
         },
@@ -88,21 +124,24 @@ def _table_paths() -> dict[str, Any]:
                 "Server-Sent Events: id <version>, event state, data as /api/state; "
                 "Last-Event-ID (or ?last=) older than now gets the state at once; "
                 "': ping' every 15 s",
-                query=("last",),
+                query=EventsQuery,
                 content="text/event-stream",
             )
         },
         "/api/input": {
             "post": _op(
                 "Apply one tape line if the table is still at the version seen",
-                body=_props(("line", "version"), line="object", version="integer"),
+                body=InputBody,
+                answer=InputAnswer,
                 errors=("409", "503"),
                 post=True,
             )
         },
         "/api/readers": {"get": _op("Each reader's health, the last taps' stage times")},
         "/api/readers/{zone}/reopen": {
-            "post": _op("Close and open a reader", params=("zone",), errors=("404",), post=True)
+            "post": _op(
+                "Close and open a reader", params=("zone",), body=NoBody, errors=("404",), post=True
+            )
         },
         "/api/openapi.json": {"get": _op("This document")},
     }
@@ -111,7 +150,7 @@ def _table_paths() -> dict[str, Any]:
 def _game_paths() -> dict[str, Any]:
     """The catalogue, games and statistics."""
     return {
-        "/api/cards": {"get": _op("Card summaries", query=("set", "faction", "type"))},
+        "/api/cards": {"get": _op("Card summaries", query=CardsQuery)},
         "/api/factions": {
             "get": _op("Factions with their sets and bases, and the printings each set offers")
         },
@@ -122,13 +161,8 @@ def _game_paths() -> dict[str, Any]:
                 '"guest": true plays without a league name; "printings" chooses a printing '
                 'per set ({"munchkin": "current"}; errata by default); while a game is '
                 'unfinished, "replace": its id ends it (void), else 409 with "in_progress"',
-                body=_props(
-                    ("players",),
-                    players="array",
-                    zones="integer",
-                    printings="object",
-                    replace="integer",
-                ),
+                body=(NewSmashUpGame, NewCthulhuGame),
+                answer=GameStarted,
                 ok="201",
                 post=True,
             ),
@@ -160,13 +194,9 @@ def _enrol_paths() -> dict[str, Any]:
         "/api/bindings": {
             "post": _op(
                 "Bind a tag to a card (and in the running game)",
-                body=_props(
-                    ("uid", "card"),
-                    uid="string",
-                    card="string",
-                    owner="string",
-                    rebind="boolean",
-                ),
+                body=BindingBody,
+                answer=BindingAnswer,
+                ok="201",
                 errors=("409",),
                 post=True,
             )
@@ -178,18 +208,20 @@ def _enrol_paths() -> dict[str, Any]:
         "/api/enrol/start": {
             "post": _op(
                 "Taps at a zone bind a faction's cards in printed order",
-                body=_props(("zone", "faction"), zone="string", faction="string", owner="string"),
+                body=EnrolStart,
+                answer=EnrolStarted,
                 errors=("404",),
                 post=True,
             )
         },
-        "/api/enrol/stop": {"post": _op("Stop the bulk enrolment", post=True)},
+        "/api/enrol/stop": {
+            "post": _op("Stop the bulk enrolment", body=NoBody, answer=EnrolStopped, post=True)
+        },
     }
 
 
 def _sim_paths() -> dict[str, Any]:
     """The virtual table and the self-playing demo (simulated tables only)."""
-    none = _props(())
     return {
         "/api/sim/cards": {
             "get": _op("The virtual table's cards (simulated tables)", errors=("404",))
@@ -198,7 +230,8 @@ def _sim_paths() -> dict[str, Any]:
             "post": _op(
                 "Put a card on a simulated zone",
                 params=("zone",),
-                body=_props(("uid",), uid="string"),
+                body=SimPlace,
+                answer=SimPlaced,
                 errors=("404",),
                 post=True,
             )
@@ -207,37 +240,49 @@ def _sim_paths() -> dict[str, Any]:
             "post": _op(
                 "Lift the card on a simulated zone",
                 params=("zone",),
-                body=none,
+                body=SimLift,
+                answer=SimLifted,
                 errors=("404",),
                 post=True,
             )
         },
         "/api/demo": {"get": _op("The demo game's progress", errors=("404",))},
-        "/api/demo/pause": {"post": _op("Pause the demo game", errors=("404",), post=True)},
-        "/api/demo/resume": {"post": _op("Resume the demo game", errors=("404",), post=True)},
+        "/api/demo/pause": {
+            "post": _op("Pause the demo game", body=NoBody, errors=("404",), post=True)
+        },
+        "/api/demo/resume": {
+            "post": _op("Resume the demo game", body=NoBody, errors=("404",), post=True)
+        },
     }
 
 
 def _pairing_paths() -> dict[str, Any]:
     """Pairing a tablet with the table's End-turn button (no token needed to ask)."""
-    pairing = _props(("pairing",), pairing="string")
     return {
         "/api/pairing": {
             "get": _op("Whether this table pairs by its button, and whether a tablet waits"),
             "post": _op(
                 "Ask to control: opens a 60 s window; press the End-turn button within it",
                 ok="201",
+                body=NoBody,
+                answer=PairingAsked,
                 errors=("409", "429"),
             ),
         },
         "/api/pairing/claim": {
             "post": _op(
                 "waiting (seconds_left), granted (this tablet's token, once) or expired",
-                body=pairing,
+                body=PairingBody,
+                answer=PairingState,
                 errors=("400", "404"),
             )
         },
         "/api/pairing/cancel": {
-            "post": _op("Give up asking: the window closes", body=pairing, errors=("400",))
+            "post": _op(
+                "Give up asking: the window closes",
+                body=PairingBody,
+                answer=PairingState,
+                errors=("400",),
+            )
         },
     }

@@ -12,7 +12,8 @@ from flask import Blueprint, Response, jsonify, request
 
 from companion.table.pairing import HOLD_SECONDS, WINDOW_SECONDS
 from companion.web.auth import HEADER
-from companion.web.body import json_body, need
+from companion.web.bodies import NoBody, PairingAsked, PairingBody, PairingState
+from companion.web.body import read
 from companion.web.table import table
 
 bp = Blueprint("pairing", __name__, url_prefix="/api/pairing")
@@ -21,6 +22,7 @@ PRESS = (
     "Check that the table beeps this code (groups of beeps: {spoken}), then hold its End-turn "
     "button down for {hold:g} s within {seconds} s."
 )
+EXPIRED = "Nobody held the End-turn button down in time; tap Ask to control to try again."
 NO_BUTTON = (
     "This table has no End-turn button to pair with. To control it from this tablet, run "
     "`companion token` on the machine running the table and scan the QR code it shows."
@@ -47,36 +49,35 @@ def status() -> Response:
 @bp.post("")
 def ask() -> tuple[Response, int]:
     """Open a pairing window for this tablet; only it learns the pairing id and the code."""
-    json_body()  # nothing to read, but it must be JSON (writes): no form from another site
+    read(NoBody)  # nothing to read, but it must be JSON (writes): no form from another site
     window = table().service.pairing.ask(request.remote_addr or "")
     seconds = round(window.closes - window.opened)
     spoken = "-".join(str(digit) for digit in window.code)
-    return jsonify(
-        pairing=window.pairing_id,
-        code=list(window.code),
-        seconds=seconds,
-        message=PRESS.format(spoken=spoken, hold=HOLD_SECONDS, seconds=seconds),
-    ), 201
+    asked: PairingAsked = {
+        "pairing": window.pairing_id,
+        "code": list(window.code),
+        "seconds": seconds,
+        "message": PRESS.format(spoken=spoken, hold=HOLD_SECONDS, seconds=seconds),
+    }
+    return jsonify(asked), 201
 
 
 @bp.post("/claim")
 def claim() -> Response:
     """Where this tablet's request stands; once the button was pressed, its token (once)."""
-    pairing_id = need(json_body(), "pairing", str, "the pairing id the request to pair gave")
+    pairing_id = read(PairingBody)["pairing"]
     found = table().service.pairing.claim(pairing_id, request.remote_addr or "")
-    if found.state == "granted":
-        return jsonify(state="granted", token=found.token)
-    if found.state == "expired":
-        return jsonify(
-            state="expired",
-            message="Nobody held the End-turn button down in time; tap Ask to control to try "
-            "again.",
-        )
-    return jsonify(state="waiting", seconds_left=found.seconds_left)
+    answer: PairingState = {"state": "waiting", "seconds_left": found.seconds_left}
+    if found.state == "granted" and found.token is not None:
+        answer = {"state": "granted", "token": found.token}
+    elif found.state == "expired":
+        answer = {"state": "expired", "message": EXPIRED}
+    return jsonify(answer)
 
 
 @bp.post("/cancel")
 def cancel() -> Response:
-    pairing_id = need(json_body(), "pairing", str, "the pairing id the request to pair gave")
+    pairing_id = read(PairingBody)["pairing"]
     table().service.pairing.cancel(pairing_id, request.remote_addr or "")
-    return jsonify(state="cancelled")
+    cancelled: PairingState = {"state": "cancelled"}
+    return jsonify(cancelled)

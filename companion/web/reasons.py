@@ -6,6 +6,7 @@ from __future__ import annotations
 from flask import Blueprint, Response, jsonify
 
 from companion.rules.reasons import power_reasons
+from companion.tracker.state import TrackerState
 from companion.web.errors import NotFound
 from companion.web.table import table
 from companion.web.words import card_name
@@ -17,10 +18,11 @@ bp = Blueprint("reasons", __name__)
 def power(tag: str) -> Response:
     """The parts of the power of the minion with ``tag`` in the game in progress."""
     live = table().service.live
-    if live is None or live.game.state.header.game != "smashup":
+    state = None if live is None else live.game.state
+    if live is None or not isinstance(state, TrackerState):
         raise NotFound("there is no Smash Up game in progress")
     catalogue = live.game.catalogue
-    found = power_reasons(live.game.state.table, catalogue, tag.upper())
+    found = power_reasons(state.table, catalogue, tag.upper())
     if found is None:
         raise NotFound(f"no minion in play has the tag {tag!r}")
     return jsonify(

@@ -12,9 +12,11 @@ from typing import Any
 
 from companion.catalogue.cards import Catalogue
 from companion.errors import Rejected, TapeError
+from companion.rules.scoring import ScoringResult
 from companion.storage.store import GameRecord, LogEntry
 from companion.tape.lines import parse_header
 from companion.tracker.game import Game
+from companion.tracker.games import GameState
 from companion.tracker.state import TrackerState
 from companion.web.table import colours_of
 
@@ -103,7 +105,7 @@ def replay(record: GameRecord, log: Iterable[LogEntry], catalogue: Catalogue) ->
         except Rejected as exc:
             history.error = f"log entry {entry.seq} no longer applies: {exc}"
             break
-        scorings = getattr(game.state, "scorings", ())
+        scorings = _scorings(game.state)
         del scored_at[len(scorings) :]  # an undo took a scoring back
         scored_at.extend([entry.seq] * (len(scorings) - len(scored_at)))
         turn = game.state.table.turn
@@ -112,12 +114,17 @@ def replay(record: GameRecord, log: Iterable[LogEntry], catalogue: Catalogue) ->
         )
     history.scorings = [
         {"seq": seq, **result.document}
-        for seq, result in zip(scored_at, getattr(game.state, "scorings", ()), strict=True)
+        for seq, result in zip(scored_at, _scorings(game.state), strict=True)
     ]
     return history
 
 
-def scores(state: Any) -> tuple[int, ...]:
+def _scorings(state: GameState) -> tuple[ScoringResult, ...]:
+    """The bases scored so far (Munchkin Cthulhu scores none)."""
+    return state.scorings if isinstance(state, TrackerState) else ()
+
+
+def scores(state: GameState) -> tuple[int, ...]:
     """What the chart follows: VP in Smash Up, Levels in Munchkin Cthulhu (by seat)."""
     if isinstance(state, TrackerState):
         return tuple(state.table.vp)

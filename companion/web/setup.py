@@ -16,7 +16,14 @@ from companion.table.games import game_header, simulated_tags
 from companion.table.live import LiveGame
 from companion.web import setup_cthulhu as cthulhu
 from companion.web.auth import HEADER
-from companion.web.body import COLOUR, check, json_body, maybe, need
+from companion.web.bodies import (
+    GameChoice,
+    GameStarted,
+    NewCthulhuGame,
+    NewSmashUpGame,
+    SmashUpSeat,
+)
+from companion.web.body import COLOUR, read
 from companion.web.errors import BadRequest, Conflict
 from companion.web.league import guests_of
 from companion.web.palette import PALETTE
@@ -37,11 +44,10 @@ def new_game() -> tuple[Response, int]:
     """Start a game with the tags enrolled so far and play it on this table from now on."""
     running = table()
     store, catalogue = running.service.store, running.service.catalogue
-    body = json_body()
-    replace = maybe(body, "replace", int)
-    game = maybe(body, "game", str) or "smashup"
-    if game == CTHULHU:
-        names, colours, sex = cthulhu.parse_players(need(body, "players", list))
+    if read(GameChoice).get("game") == CTHULHU:
+        mc = read(NewCthulhuGame)
+        replace = mc.get("replace")
+        names, colours, sex = cthulhu.parse_players(mc["players"])
         header = cthulhu.header(
             names,
             colours,
@@ -56,12 +62,11 @@ def new_game() -> tuple[Response, int]:
             running.service.open_zones(header["zones"])
         started = LiveGame.start(store, header, catalogue)
         running.replace_game(started, by)
-        return jsonify(game_id=started.game_id, base_deck=[], zones=header["zones"]), 201
-    if game != "smashup":
-        raise BadRequest(f'"game" is "smashup" or "{CTHULHU}", not {game!r}')
-    entries = need(body, "players", list)
+        return jsonify(_started(started.game_id, [], header["zones"])), 201
+    body = read(NewSmashUpGame)
+    replace, entries = body.get("replace"), body["players"]
     players, colours = parse_players(entries, catalogue)
-    zones = choose_zones(maybe(body, "zones", int), running.service.readers)
+    zones = choose_zones(body.get("zones"), running.service.readers)
     header = new_header(players, colours, zones, store, catalogue)
     chosen = parse_printings(body.get("printings"), catalogue)
     if chosen:
@@ -75,7 +80,11 @@ def new_game() -> tuple[Response, int]:
     started = LiveGame.start(store, header, catalogue)
     running.replace_game(started, by)
     deck = base_deck(catalogue, (f for chosen in players.values() for f in chosen))
-    return jsonify(game_id=started.game_id, base_deck=deck, zones=zones), 201
+    return jsonify(_started(started.game_id, deck, zones)), 201
+
+
+def _started(game_id: int, deck: list[str], zones: list[str]) -> GameStarted:
+    return {"game_id": game_id, "base_deck": deck, "zones": zones}
 
 
 def check_replacing(current: LiveGame | None, replace: int | None) -> str | None:
@@ -101,23 +110,25 @@ def check_replacing(current: LiveGame | None, replace: int | None) -> str | None
 
 
 def parse_players(
-    entries: list[Any], catalogue: Catalogue
+    entries: list[SmashUpSeat], catalogue: Catalogue
 ) -> tuple[dict[str, list[str]], dict[str, str]]:
-    """Seat order, factions and colours. :raises BadRequest: saying which player is wrong."""
+    """Seat order, factions and colours (their types checked by :class:`NewSmashUpGame`).
+
+    :raises BadRequest: saying which player is wrong.
+    """
     if not 2 <= len(entries) <= 4:
         raise BadRequest(f"Smash Up is for 2 to 4 players, not {len(entries)}")
     players: dict[str, list[str]] = {}
     colours: dict[str, str] = {}
     for seat, entry in enumerate(entries, start=1):
         where = f"player {seat}"
-        entry = check(entry, where, dict, 'an object {"name", "colour", "factions"}')
-        name = need(entry, "name", str).strip()
+        name = entry["name"].strip()
         if not name:
             raise BadRequest(f"{where} needs a name of their own")
         if name in players:
             raise BadRequest(f"{where} needs a name of their own: {name!r} is taken")
-        factions = need(entry, "factions", list, "two faction ids")
-        if len(factions) != 2 or not all(isinstance(f, str) for f in factions):
+        factions = entry["factions"]
+        if len(factions) != 2:
             raise BadRequest(f"{name}: choose exactly two factions (ids from /api/factions)")
         if factions[0] == factions[1]:
             raise BadRequest(f"{name} needs two different factions, not {factions[0]!r} twice")
@@ -127,7 +138,7 @@ def parse_players(
                     f"{name} needs two different factions from /api/factions; "
                     f"{faction!r} is not one"
                 )
-        colour = need(entry, "colour", str, "a colour like #1f77b4")
+        colour = entry["colour"]
         if not COLOUR.match(colour):
             raise BadRequest(f"{name}: the colour {colour!r} must be written #rrggbb")
         for faction in factions:
@@ -142,13 +153,11 @@ def parse_players(
     return players, colours
 
 
-def parse_printings(raw: Any, catalogue: Catalogue) -> dict[str, str]:
+def parse_printings(raw: dict[str, str] | None, catalogue: Catalogue) -> dict[str, str]:
     """The printing each set is played in (``{"munchkin": "current"}``); the default
     (errata) is left out. :raises BadRequest: a set or printing the catalogue does not offer."""
     if raw is None:
         return {}
-    if not isinstance(raw, dict) or not all(isinstance(v, str) for v in raw.values()):
-        raise BadRequest('"printings" maps set ids to a printing, e.g. {"munchkin": "current"}')
     try:
         check_printings(catalogue, raw)
     except CatalogueError as exc:

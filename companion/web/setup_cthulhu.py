@@ -9,14 +9,16 @@ from typing import Any
 
 from companion.catalogue.cards import CTHULHU, Catalogue
 from companion.storage.store import EventStore
-from companion.web.body import COLOUR, check, need
+from companion.web.bodies import CthulhuSeat
+from companion.web.body import COLOUR
 from companion.web.errors import BadRequest
 
 MIN_PLAYERS, MAX_PLAYERS = 3, 6
 
 
-def parse_players(entries: list[Any]) -> tuple[list[str], dict[str, str], dict[str, str]]:
-    """Names in seat order, colours, and sex. :raises BadRequest: naming the player."""
+def parse_players(entries: list[CthulhuSeat]) -> tuple[list[str], dict[str, str], dict[str, str]]:
+    """Names in seat order, colours, and sex (their types checked by
+    :class:`~companion.web.bodies.NewCthulhuGame`). :raises BadRequest: naming the player."""
     if not MIN_PLAYERS <= len(entries) <= MAX_PLAYERS:
         raise BadRequest(f"Munchkin Cthulhu is for 3 to 6 players, not {len(entries)}")
     names: list[str] = []
@@ -24,14 +26,13 @@ def parse_players(entries: list[Any]) -> tuple[list[str], dict[str, str], dict[s
     sex: dict[str, str] = {}
     for seat, entry in enumerate(entries, start=1):
         where = f"player {seat}"
-        entry = check(entry, where, dict, 'an object {"name", "colour", "sex"}')
-        name = need(entry, "name", str).strip()
+        name = entry["name"].strip()
         if not name or name in names:
             raise BadRequest(f"{where} needs a name of their own")
-        colour = need(entry, "colour", str, "a colour like #1f77b4")
+        colour = entry["colour"]
         if not COLOUR.match(colour):
             raise BadRequest(f"{name}: the colour {colour!r} must be written #rrggbb")
-        chosen = entry.get("sex")
+        chosen = entry["sex"]
         if chosen not in ("female", "male"):
             raise BadRequest(f'{name}: "sex" is "female" or "male" (some monsters care)')
         names.append(name)

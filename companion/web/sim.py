@@ -9,12 +9,16 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify
 
+from companion.cthulhu.state import MCState
 from companion.rules.game import where_is
 from companion.table.demo import DemoPlayer
 from companion.table.virtual import NoSimZone, VirtualTable
 from companion.tracker.common import owner_candidates
+from companion.tracker.games import GameState
+from companion.tracker.state import TrackerState
 from companion.web.auth import has_token
-from companion.web.body import json_body, uid_field
+from companion.web.bodies import SimLift, SimLifted, SimPlace, SimPlaced
+from companion.web.body import check_uid, read
 from companion.web.errors import BadRequest, NotFound
 from companion.web.hidden import FACE_DOWN, buried_tags
 from companion.web.table import Table, table
@@ -49,7 +53,7 @@ def cards() -> Response:
             continue
         kind: str | None
         card = catalogue.get(binding.card)
-        if card is None:  # a Munchkin Cthulhu card
+        if card is None or not isinstance(state, TrackerState):  # a Munchkin Cthulhu card
             other = catalogue.cthulhu.get(binding.card)
             kind = other.kind if other is not None else None
             name, owner, in_play = card_name(catalogue, binding.card), None, uid in held(state)
@@ -89,38 +93,44 @@ def face_down(uid: str, zone: str | None) -> dict[str, Any]:
 @bp.post("/sim/<zone>/place")
 def place(zone: str) -> Response:
     board = virtual()
-    uid = uid_field(json_body())
+    uid = check_uid(read(SimPlace)["uid"])
     try:
         card = board.place(zone, uid)
     except NoSimZone as exc:
         raise NotFound(str(exc)) from None
     except ValueError as exc:
         raise BadRequest(str(exc)) from None
-    return jsonify(zone=zone, uid=uid, card=card)
+    placed: SimPlaced = {"zone": zone, "uid": uid, "card": card}
+    return jsonify(placed)
 
 
 @bp.post("/sim/<zone>/lift")
 def lift(zone: str) -> Response:
     board = virtual()
-    body = json_body()
+    given = read(SimLift).get("uid")
     # lift only this card (another may have been put there since)
-    only = uid_field(body) if body.get("uid") is not None else None
+    only = check_uid(given) if given is not None else None
     try:
         if only is not None and board.present(zone) != only:
-            return jsonify(zone=zone, lifted=None)
+            return jsonify(_lifted(zone, None))
         uid = board.lift(zone)
     except NoSimZone as exc:
         raise NotFound(str(exc)) from None
-    return jsonify(zone=zone, lifted=uid)
+    return jsonify(_lifted(zone, uid))
 
 
-def held(state: object) -> set[str]:
+def _lifted(zone: str, uid: str | None) -> SimLifted:
+    return {"zone": zone, "lifted": uid}
+
+
+def held(state: GameState) -> set[str]:
     """Tags in play in a Munchkin Cthulhu game: in front of players or in the fight."""
-    table = getattr(state, "table", None)
     found: set[str] = set()
-    for player in getattr(table, "players", ()):
+    if not isinstance(state, MCState):
+        return found
+    for player in state.table.players:
         found |= {h.tag for h in (*player.classes, *player.items, *player.kept)}
-    combat = getattr(table, "combat", None)
+    combat = state.table.combat
     if combat is not None:
         found |= {m.tag for m in combat.monsters} | {o.tag for o in combat.one_shots}
         found |= {e.tag for m in combat.monsters for e in m.enhancers}
