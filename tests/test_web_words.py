@@ -20,7 +20,7 @@ from companion.tape.english import plural, unhedged
 from companion.tape.examples import example_tape
 from companion.tape.lines import parse_header, read_lines
 from companion.tracker.game import Game
-from companion.web.words import QUIET, SENTENCES, Words, in_context, zone_label
+from companion.tracker.words import QUIET, SENTENCES, Words, in_context, zone_label
 
 PACKAGE = Path(__file__).parent.parent / "companion"
 ZONE_ID = re.compile(r"\b(base|seat)-\d")

@@ -36,8 +36,8 @@ from companion.table.enrol import BulkEnrolment, EnrolError, deck_order
 from companion.table.pairing import Pairing
 from companion.table.pipeline import Pipeline, Work
 from companion.table.supervision import BUSY_WAIT, DiskWatch, StoreHealth, StoreHealthSnapshot
+from companion.table.view import TableView, Views
 from companion.tape.documents import Document, Event
-from companion.tracker.document import state_document
 from companion.tracker.state import Outcome
 
 Clock = Callable[[], float]
@@ -111,7 +111,6 @@ class TableService(Pipeline):
         self._reads: queue.Queue[TagRead] = queue.Queue()
         self._lock = threading.RLock()
         self._listeners: list[Callable[[Change], None]] = []
-        self._document: tuple[int, Document] | None = None
         self._stop = threading.Event()
         self._worker: threading.Thread | None = None
         self._started_at = clock()
@@ -128,6 +127,9 @@ class TableService(Pipeline):
             zone: open_reader(spec, zone, self._reads.put, clock, self.context)
             for zone, spec in readers.items()
         }
+        self._views = Views()
+        #: the table as everyone sees it, swapped whole once per version: read it unlocked
+        self.view: TableView = self._views.build(None, tuple(self.readers))
 
     # Life cycle
 
@@ -213,13 +215,12 @@ class TableService(Pipeline):
 
     def snapshot(self) -> tuple[int, Document | None]:
         """The version and the state document of that version, read together."""
-        with self._lock:
-            live, version = self.live, self.version
-            if live is None:
-                return version, None
-            if self._document is None or self._document[0] != version:
-                self._document = (version, state_document(live.game.state, live.game.catalogue))
-            return self._document
+        with self._lock:  # the view of the game as it stands, built once per version
+            live, view = self.live, self.view
+            game_id = None if live is None else live.game_id
+            if (view.game_id, view.version) != (game_id, self.version):
+                view = self.view = self._views.build(live, tuple(self.readers))
+            return view.version, view.document
 
     # The table's buttons
 
@@ -261,7 +262,6 @@ class TableService(Pipeline):
             if before is not None and live.game_id != before.game_id:
                 before.abandon(by)
             self.live = live
-            self._document = None
             self.enrolment = None
             self._announce(Outcome(live.game.state, (), True))
 

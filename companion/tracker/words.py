@@ -1,5 +1,9 @@
-"""The table's last events in words, for the table screen ("Ben played Blaster Master on
-Treehouse"). Built from the store's log, so it survives a restart like everything else."""
+"""Every event in words, in one place, for the table screen ("Ben played Blaster Master on
+Treehouse"): the core words its own events, so the table builds its view without the web.
+
+A sentence never carries a tag's uid (a uid names a physical card: whoever saw it face up
+would know the card when it lies face down): an unknown tag is "an unknown tag", a buried card
+"a face-down card"."""
 
 from __future__ import annotations
 
@@ -9,6 +13,8 @@ from typing import Any
 from companion.catalogue.cards import Catalogue
 from companion.tape.english import plural, unhedged, zone_label
 
+#: what a buried card (or its tag) is called wherever a viewer could read it
+FACE_DOWN = "a face-down card"
 #: events that say nothing a person at the table needs to read
 QUIET = frozenset({"answered", "prompt", "bound", "owner"})
 
@@ -21,24 +27,28 @@ def card_name(catalogue: Catalogue, card_id: str) -> str:
 
 class Words:
     """Names for the ids an event carries: cards, tags (through the game's bindings), zones
-    (through the base lying there now)."""
+    (through the base lying there now); ``hidden``: the tags of the cards lying face down."""
 
     def __init__(
         self,
         catalogue: Catalogue,
         tags: Mapping[str, str],
         bases: Mapping[str, str],
+        hidden: frozenset[str] = frozenset(),
     ) -> None:
         self.catalogue = catalogue
         self.tags = tags
         self.bases = dict(bases)
+        self.hidden = hidden
 
     def card(self, card_id: object) -> str:
         return card_name(self.catalogue, str(card_id))
 
     def tag(self, uid: object) -> str:
+        if str(uid) in self.hidden:
+            return FACE_DOWN
         card = self.tags.get(str(uid))
-        return self.card(card) if card is not None else f"tag {uid}"
+        return self.card(card) if card is not None else "an unknown tag"
 
     def zone(self, zone: object) -> str:
         base = self.bases.get(str(zone))
