@@ -95,8 +95,9 @@ def test_a_viewer_never_receives_a_uid_at_any_moment_of_oops_2p(
             if card.get("face_down"):
                 assert card["uid"] is None and card["card"] is None and card["owner"] is None
                 assert card["name"] == FACE_DOWN
-            else:
+            else:  # by handle, and only what anyone at the table sees (never a hand)
                 assert card["card"] and card["uid"] and card["uid"].startswith(HANDLE_PREFIX)
+                assert card["in_play"] or card["zone"] is not None
         for tag in buried:
             assert client.get(f"/api/bindings/{tag}").status_code == 401
     assert len(ever_buried) >= 4

@@ -241,9 +241,10 @@ def test_mock_zones_make_a_virtual_table(service: TableService) -> None:
     listed = client.get("/api/sim/cards", headers=AUTH).get_json()["cards"]
     cards = {c["uid"]: c for c in listed}
     assert cards["B1"]["zone"] == "base-1" and cards["TC"]["zone"] is None
-    watched = client.get("/api/sim/cards").get_json()["cards"]  # a viewer: handles, no uid
-    assert [c["zone"] for c in watched] == [c["zone"] for c in listed]
-    assert not {c["uid"] for c in watched} & set(cards)
+    # a viewer: only what lies on the table, by handle, never a uid
+    (watched,) = client.get("/api/sim/cards").get_json()["cards"]
+    assert watched["zone"] == "base-1" and watched["card"] == "munchkin/treehouse"
+    assert watched["uid"] not in cards
     assert client.post("/api/sim/base-1/lift", json={}, headers=AUTH).get_json()["lifted"] == "B1"
     assert client.post("/api/sim/base-1/lift", json={}, headers=AUTH).get_json()["lifted"] is None
 

@@ -149,7 +149,10 @@ SENTENCES: dict[str, Callable[[Words, Mapping[str, Any]], str]] = {
         else f"{w.tag(e['tag'])} is uncontrolled"
     ),
     "madness": lambda w, e: f"{e['player']} Madness {_signed(e['delta'])}",
-    "buried": lambda w, e: f"{e.get('player') or 'Someone'} buried a card at {w.zone(e['zone'])}",
+    "buried": lambda w, e: (
+        f"{e.get('player') or 'Someone'} buried a {'Madness ' if e.get('madness') else ''}card "
+        f"at {w.zone(e['zone'])}"
+    ),
     "treasure-draw": lambda w, e: (
         f"{e['player']} draws {plural(int(e['count']), 'treasure')} for {w.card(e['card'])}"
     ),

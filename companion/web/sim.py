@@ -33,8 +33,11 @@ def virtual() -> VirtualTable:
 @bp.get("/sim/cards")
 def cards() -> Response:
     """The running game's tags, with their cards and owners and where each lies now. Without
-    a token no uid is given (each card's handle instead, :mod:`companion.tracker.public`) and a
-    buried card is only a face-down card: no handle, card, name, type or owner."""
+    a token no uid is given (each card's handle instead, :mod:`companion.tracker.public`), only
+    the cards anyone at the table sees are listed (in play, or lying on a reader: not a hand),
+    and a buried card is only a face-down card: no handle, card, name, type or owner. (A hand
+    card listed by its handle, gone from the list when a face-down card appears, would say
+    which card was buried.)"""
     board = virtual()
     live = board.service.live
     if live is None:
@@ -62,6 +65,8 @@ def cards() -> Response:
             kind, name = card.type, card.name
             owner = owners[0] if len(owners) == 1 else None
             in_play = where_is(state.table, uid) is not None
+        if not full and not in_play and lying.get(uid) is None:
+            continue
         found.append(
             {
                 "uid": uid if full else shown.get(uid.upper()),
