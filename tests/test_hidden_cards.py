@@ -189,3 +189,23 @@ def test_table_payload_variants_share_one_version(
 def buried_in(document: Mapping[str, Any]) -> set[str]:
     """The tags of the buried cards a state document names."""
     return {c["tag"] for b in document.get("bases", ()) for c in b.get("buried", ())}
+
+
+@pytest.mark.parametrize("name", ["mixed-4p", "cthulhu-3p"])
+def test_no_uid_reaches_a_viewer_in_either_game(catalogue: Catalogue, name: str) -> None:
+    """Every moment of a bundled Smash Up and Munchkin Cthulhu game: the viewer's state (its
+    events in words included) names no uid; a token holder's keeps them."""
+    lines = [line.event for line in read_lines(example_tape(name).splitlines())]
+    store = EventStore.memory()
+    live = LiveGame.start(store, lines[0], catalogue)
+    service = TableService(live, {z: "mock:" for z in lines[0]["zones"]}, clock=time.monotonic)
+    client = create_app(service=service, token=TOKEN, simulated=True).test_client()
+    uids = {uid.upper() for uid in live.game.state.header.tags}
+    for line in lines[1:]:
+        service.submit(line)
+        uids |= {line[key].upper() for key in ("tap", "tag") if isinstance(line.get(key), str)}
+        public = client.get("/api/state").get_data().upper()
+        assert not [uid for uid in uids if uid.encode() in public]
+    full = client.get("/api/state", headers=AUTH).get_data().upper()
+    assert any(uid.encode() in full for uid in uids)
+    store.close()

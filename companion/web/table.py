@@ -21,6 +21,7 @@ from companion.storage.tokens import TokenFile
 from companion.table.demo import DemoPlayer
 from companion.table.service import Change, TableService
 from companion.table.view import Audience, TableView
+from companion.tracker.public import public_view
 from companion.web.palette import PALETTE
 from companion.web.slots import StreamSlots
 
@@ -123,18 +124,19 @@ class Table:
 
     def _head(self, view: TableView, audience: Audience) -> bytes:
         """The state answer of ``view`` for ``audience`` but its health and pairing, open."""
-        playing = view.game_id is not None
+        playing, full = view.game_id is not None, audience == "full"
         header = view.header
         body: dict[str, Any] = {
             "version": view.version,
-            "state": view.document if audience == "full" else view.public,
+            "state": view.document if full else view.public,
             "playing": playing,
             "simulated": self.simulated,
             "demo": self.demo is not None,
             "colours": {} if header is None else colours_of(dict(header.raw), list(header.players)),
             "game_id": view.game_id,
             "zones": list(view.zones),
-            "recent": list(view.recent),
+            # the words never name a uid; an event's own text is held to the same rule
+            "recent": list(view.recent) if full else public_view(list(view.recent), view.shown),
             "undo": view.undo,
             "redo": view.redo_for(audience),
         }
