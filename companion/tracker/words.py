@@ -75,13 +75,34 @@ def in_context(events: Sequence[Mapping[str, Any]]) -> Sequence[Mapping[str, Any
     return [{**e, "next": None} if e.get("event") == "turn-ended" else e for e in events]
 
 
+# Sentences the trackers also write into an event's ``text`` (the contract's words for other
+# clients): made by these, so each is written once.
+
+
+def attached_to(card: str, where: str) -> str:
+    return f"{card} attached to {where}"
+
+
+def buried_at(player: str | None, where: str, *, madness: bool = False) -> str:
+    return f"{player or 'Someone'} buried a {'Madness ' if madness else ''}card at {where}"
+
+
+def rests_on(card: str, zone: str, origin: str) -> str:
+    """A card that brushed ``origin`` on its way to ``zone`` (the tap filter's tap-moved)."""
+    return f"{card} rests on {zone}: it only passed over {origin}"
+
+
+def left_play(card: str, where: str | None = None) -> str:
+    return f"{card} left {where}" if where else f"{card} left play"
+
+
 def _played(w: Words, e: Mapping[str, Any]) -> str:
     return f"{e.get('player') or 'Someone'} played {w.card(e['card'])} on {w.zone(e['zone'])}"
 
 
 def _attached(w: Words, e: Mapping[str, Any]) -> str:
     where = w.tag(e["target"]) if e.get("target") else w.zone(e.get("zone"))
-    return f"{w.card(e['card'])} attached to {where}"
+    return attached_to(w.card(e["card"]), where)
 
 
 def _scored(w: Words, e: Mapping[str, Any]) -> str:
@@ -112,13 +133,9 @@ def _vp(w: Words, e: Mapping[str, Any]) -> str:
 
 
 def _left(w: Words, e: Mapping[str, Any]) -> str:
-    if e.get("text"):
+    if e.get("text"):  # the tracker's (left_play): where it did not say the base
         return str(e["text"])
-    return (
-        f"{w.card(e['card'])} left {w.zone(e['zone'])}"
-        if e.get("zone")
-        else (f"{w.card(e['card'])} left play")
-    )
+    return left_play(w.card(e["card"]), w.zone(e["zone"]) if e.get("zone") else None)
 
 
 def _turn_ended(w: Words, e: Mapping[str, Any]) -> str:
@@ -149,9 +166,8 @@ SENTENCES: dict[str, Callable[[Words, Mapping[str, Any]], str]] = {
         else f"{w.tag(e['tag'])} is uncontrolled"
     ),
     "madness": lambda w, e: f"{e['player']} Madness {_signed(e['delta'])}",
-    "buried": lambda w, e: (
-        f"{e.get('player') or 'Someone'} buried a {'Madness ' if e.get('madness') else ''}card "
-        f"at {w.zone(e['zone'])}"
+    "buried": lambda w, e: buried_at(
+        e.get("player"), w.zone(e["zone"]), madness=bool(e.get("madness"))
     ),
     "treasure-draw": lambda w, e: (
         f"{e['player']} draws {plural(int(e['count']), 'treasure')} for {w.card(e['card'])}"
@@ -167,9 +183,7 @@ SENTENCES: dict[str, Callable[[Words, Mapping[str, Any]], str]] = {
     ),
     "declared": lambda w, e: f"{w.tag(e['tag'])}: condition {'on' if e.get('on') else 'off'}",
     # a card that brushed a zone on its way to where it rests (the tap filter's tap-moved)
-    "tap-moved": lambda w, e: (
-        f"{w.tag(e['tag'])} rests on {w.zone(e['zone'])}: it only passed over {w.zone(e['origin'])}"
-    ),
+    "tap-moved": lambda w, e: rests_on(w.tag(e["tag"]), w.zone(e["zone"]), w.zone(e["origin"])),
     **dict.fromkeys(
         [
             # Smash Up
