@@ -217,8 +217,7 @@ class TableService(Pipeline):
         """The version and the state document of that version, read together."""
         with self._lock:  # the view of the game as it stands, built once per version
             live, view = self.live, self.view
-            game_id = None if live is None else live.game_id
-            if (view.game_id, view.version) != (game_id, self.version):
+            if (view.game_id, view.version) != (live and live.game_id, self.version):
                 view = self.view = self._views.build(live, tuple(self.readers))
             return view.version, view.document
 
@@ -348,8 +347,9 @@ class TableService(Pipeline):
     def _announce(self, outcome: Outcome) -> None:
         """Tell the LEDs and every listener; one that fails is logged, never passed on (the
         line is stored: the caller must hear that it was)."""
+        self.snapshot()  # this version's view, published before anyone hears of the change
         try:
-            self.feedback.show(self.document() or {})
+            self.feedback.show(self.view.document or {})
         except Exception:
             log.exception("the table's lights could not show the new state")
         self._tell(Change(self.version, outcome.events, outcome.changed))
