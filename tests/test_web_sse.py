@@ -386,8 +386,9 @@ def test_each_version_is_sent_once_to_every_client_while_taps_and_health_change(
 def test_the_stream_reads_the_published_view_without_the_tables_lock(
     port: int, service: TableService
 ) -> None:
-    """While the table's lock is held (a slow write), a stream still says the store's health:
-    the stream path takes no lock of the table's and reads nothing from the store."""
+    """While the table's lock is held (a slow write), a stream still says the store's health
+    and a new client still connects: the stream path takes no lock of the table's and reads
+    nothing from the store."""
     stream = Stream(port)
     assert stream.state()[0] == 0
     view = service.view
@@ -408,6 +409,9 @@ def test_the_stream_reads_the_published_view_without_the_tables_lock(
         assert health["event"] == "health"
         assert json.loads(health["data"])["health"]["store"]["state"] == "failing"
         assert service.view is view  # a health change rebuilt nothing
+        late = Stream(port)  # a client connecting meanwhile subscribes and gets the state
+        assert late.state()[0] == 0
+        late.close()
     finally:
         release.set()
         holder.join(5)

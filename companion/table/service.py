@@ -109,7 +109,7 @@ class TableService(Pipeline):
         self.context.known_tag = self._is_bound
         self._filter = tap_filter or TapFilter()
         self._reads: queue.Queue[TagRead] = queue.Queue()
-        self._lock = threading.RLock()
+        self._lock, self._listening = threading.RLock(), threading.Lock()
         self._listeners: list[Callable[[Change], None]] = []
         self._stop = threading.Event()
         self._worker: threading.Thread | None = None
@@ -265,12 +265,12 @@ class TableService(Pipeline):
             self._announce(Outcome(live.game.state, (), True))
 
     def listen(self, listener: Callable[[Change], None]) -> Callable[[], None]:
-        """Call ``listener`` after every applied line; returns a function that stops it."""
-        with self._lock:
+        """Call ``listener`` after every line (its own lock, not the table's); returns a stop."""
+        with self._listening:
             self._listeners.append(listener)
 
         def stop() -> None:
-            with self._lock:
+            with self._listening:
                 if listener in self._listeners:
                     self._listeners.remove(listener)
 
