@@ -90,10 +90,14 @@ def test_a_munchkin_cthulhu_demo_table(tmp_path: Path) -> None:
         # it plays itself, as the Smash Up demo does (issue 25)
         assert state["state"]["game"] == "munchkin-cthulhu" and state["demo"] is True
         assert state["zones"] == ["seat-1", "seat-2", "seat-3", "combat", "discard"]
-        with urllib.request.urlopen(address + "api/sim/cards", timeout=10) as answer:
+        token = (tmp_path / "mc.db.token").read_text().strip()
+        asked = urllib.request.Request(
+            address + "api/sim/cards", headers={"X-Companion-Token": token}
+        )
+        with urllib.request.urlopen(asked, timeout=10) as answer:
             assert (
                 len(json.load(answer)["cards"]) == 167 + 1
-            )  # every copy (Cowl's count unknown: 1)
+            )  # every copy (Cowl's count unknown: 1), to a token holder: a hand is private
         process.send_signal(signal.SIGTERM)
         assert process.wait(15) == 0
     finally:

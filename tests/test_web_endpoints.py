@@ -238,8 +238,13 @@ def test_mock_zones_make_a_virtual_table(service: TableService) -> None:
     client = create_app(service=service, token=TOKEN, simulated=True).test_client()
     placed = client.post("/api/sim/base-1/place", json={"uid": "b1"}, headers=AUTH).get_json()
     assert placed == {"zone": "base-1", "uid": "B1", "card": "munchkin/treehouse"}
-    cards = {c["uid"]: c for c in client.get("/api/sim/cards").get_json()["cards"]}
+    listed = client.get("/api/sim/cards", headers=AUTH).get_json()["cards"]
+    cards = {c["uid"]: c for c in listed}
     assert cards["B1"]["zone"] == "base-1" and cards["TC"]["zone"] is None
+    # a viewer: only what lies on the table, by handle, never a uid
+    (watched,) = client.get("/api/sim/cards").get_json()["cards"]
+    assert watched["zone"] == "base-1" and watched["card"] == "munchkin/treehouse"
+    assert watched["uid"] not in cards
     assert client.post("/api/sim/base-1/lift", json={}, headers=AUTH).get_json()["lifted"] == "B1"
     assert client.post("/api/sim/base-1/lift", json={}, headers=AUTH).get_json()["lifted"] is None
 

@@ -11,13 +11,15 @@ import pytest
 from companion.web import memory
 from companion.web.memory import Trimmer, bound_malloc
 from companion.web.stream import message
+from companion.web.table import View
 
 
 def test_a_state_message_shares_the_payload_instead_of_copying_it() -> None:
-    data = b'{"version":7,"state":{}}' * 1000
-    parts = list(message(7, data))
-    assert any(part is data for part in parts)  # 20 streams, one payload in memory
-    assert b"".join(parts) == b"id: 7\nevent: state\ndata: " + data + b"\n\n"
+    head = b'{"version":7,"state":{' + b'"x":1,' * 1000 + b'"y":1}'
+    view = View(None, 7, head, b',"health":{},"pairing":null}', b"{}")
+    parts = list(message(view))
+    assert any(part is head for part in parts)  # 20 streams, one payload in memory
+    assert b"".join(parts) == b"id: 7\nevent: state\ndata: " + view.data + b"\n\n"
 
 
 class Clock:

@@ -141,8 +141,10 @@ def test_virtual_table_taps_go_through_the_simulated_readers(simulated: FlaskCli
         "/api/bindings", json={"uid": "04B1000000A001", "card": "munchkin/treehouse"}, headers=AUTH
     )
     assert bound.status_code == 201
-    cards = client.get("/api/sim/cards").get_json()["cards"]
+    cards = client.get("/api/sim/cards", headers=AUTH).get_json()["cards"]
     assert any(c["card"] == "munchkin/treehouse" for c in cards)
+    watching = client.get("/api/sim/cards").get_json()["cards"]  # a hand is nobody's to see
+    assert not any(c["card"] == "munchkin/treehouse" for c in watching)
     assert (
         client.post(
             "/api/sim/base-1/place", json={"uid": "04B1000000A001"}, headers=AUTH

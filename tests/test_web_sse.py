@@ -266,9 +266,9 @@ class QuietTable:
         self.listeners.append(listener)
         return lambda: self.listeners.remove(listener)
 
-    def view(self) -> View:
+    def view(self, *, full: bool = False) -> View:
         version, data = self.state
-        return View(None, version, data, b"{}")
+        return View(None, version, data[:-1], b"}", b"{}")
 
     def on_close(self, callback: Any) -> None:
         pass
@@ -284,7 +284,8 @@ def test_a_state_is_never_sent_twice() -> None:
     stream = events(quiet, None, ping=0.05)  # type: ignore[arg-type]
     assert next(stream) == b": connected\n\n"
     assert next(stream).startswith(b"id: 1\n")
-    assert [next(stream), next(stream)] == [b"{}", b"\n\n"]  # the shared payload, the end
+    # the payload every stream shares, its health and pairing, the end
+    assert [next(stream), next(stream), next(stream)] == [b"{", b"}", b"\n\n"]
     quiet.listeners[0](SimpleNamespace(version=1))  # heard late: version 1 already went out
     assert next(stream) == b": ping\n\n"
     quiet.state = (2, b'{"v":2}')
@@ -337,3 +338,71 @@ def test_each_version_is_sent_once_and_health_between_versions_comes_on_its_own(
     service.submit({"input": "end-turn"})
     assert stream.event(pings=pings)["id"] == "2"
     stream.close()
+
+
+def test_each_version_is_sent_once_to_every_client_while_taps_and_health_change(
+    app: Flask, port: int, service: TableService
+) -> None:
+    """Counts the ``state`` frames of each version on several clients while lines are stored
+    and the store's health flips between them: none is sent twice (issue 26: the payload cache
+    left out what changes without a version, and a client saw one version twice)."""
+    streams = [Stream(port, source=f"127.0.0.{n + 2}") for n in range(4)]
+    lines: list[dict[str, Any]] = [{"tap": "B1", "zone": "base-1"}]
+    lines += [{"tap": uid, "zone": "base-1"} for uid in ("TC", "SL", "MT")]
+    lines += [{"input": "undo"}, {"input": "end-turn"}, {"input": "end-turn"}]
+    for line in lines:
+        service.submit(line)
+        service.store_health.failed("disk I/O error", 0.0)
+        service._health_changed()
+        service.store_health.succeeded()
+        service._health_changed()
+        service.pairing.tick()
+    last = service.version
+    for stream in streams:
+        sent: dict[int, int] = {}
+        while True:
+            event = stream.event()
+            if event["event"] == "state":
+                version = int(event["id"])
+                sent[version] = sent.get(version, 0) + 1
+                assert json.loads(event["data"])["version"] == version
+                if version == last:
+                    break
+        assert set(sent.values()) == {1}, sent
+        assert max(sent) == last
+        stream.close()
+
+
+def test_the_stream_reads_the_published_view_without_the_tables_lock(
+    port: int, service: TableService
+) -> None:
+    """While the table's lock is held (a slow write), a stream still says the store's health
+    and a new client still connects: the stream path takes no lock of the table's and reads
+    nothing from the store."""
+    stream = Stream(port)
+    assert stream.state()[0] == 0
+    view = service.view
+    held, release = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        with service._lock:
+            held.set()
+            release.wait(5)
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    held.wait(5)
+    try:
+        service.store_health.failed("disk I/O error", 0.0)
+        service._health_changed()
+        health = stream.event()
+        assert health["event"] == "health"
+        assert json.loads(health["data"])["health"]["store"]["state"] == "failing"
+        assert service.view is view  # a health change rebuilt nothing
+        late = Stream(port)  # a client connecting meanwhile subscribes and gets the state
+        assert late.state()[0] == 0
+        late.close()
+    finally:
+        release.set()
+        holder.join(5)
+        stream.close()

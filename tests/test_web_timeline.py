@@ -1,5 +1,6 @@
 """The table screen's story: the last events in words without what an undo took back, what
-Undo would take back, and right after an undo what Redo puts back (the undo toast's words)."""
+Undo would take back, and right after an undo what Redo puts back (the undo toast's words),
+all from the tracker's own undo grouping (companion.table.story words it)."""
 
 from __future__ import annotations
 
@@ -7,15 +8,13 @@ from typing import Any
 
 from flask.testing import FlaskClient
 
-from companion.storage.records import LogEntry
 from companion.table.service import TableService
-from companion.web.timeline import timeline, walk
-from companion.web.words import Words
 from tests.conftest import AUTH
 
 
-def state(client: FlaskClient) -> dict[str, Any]:
-    return client.get("/api/state").get_json()  # type: ignore[no-any-return]
+def state(client: FlaskClient, **headers: str) -> dict[str, Any]:
+    """The state as the tablet that acts sees it (a holder of the token)."""
+    return client.get("/api/state", headers=headers or AUTH).get_json()  # type: ignore[no-any-return]
 
 
 def send(client: FlaskClient, line: dict[str, Any]) -> None:
@@ -42,6 +41,9 @@ def test_undo_says_what_it_takes_back_and_redo_puts_it_back(client: FlaskClient)
         "text": "Ann played Topper Chopper on Treehouse",
     }
     assert now["undo"] == "Treehouse entered"
+    watching = client.get("/api/state").get_json()  # a viewer is never given a uid
+    assert watching["redo"]["text"] == now["redo"]["text"]
+    assert watching["redo"]["line"]["tap"] not in ("TC", None)
     send(client, now["redo"]["line"])
     assert texts(client)[0] == "Ann played Topper Chopper on Treehouse"
     assert state(client)["redo"] is None
@@ -59,30 +61,46 @@ def test_undone_changes_stay_out_after_more_play(client: FlaskClient) -> None:
     assert state(client)["redo"]["text"] == "Treehouse entered"
 
 
-def entry(seq: int, line: dict[str, Any], changed: bool = True) -> LogEntry:
-    return LogEntry(seq, None, 0.0, line, [], changed)  # type: ignore[arg-type]
+def test_the_grouping_is_the_trackers_own_undo(service: TableService) -> None:
+    """A line that changed nothing goes with the change before it (an undo takes both back);
+    lines before any change stay; what the last undo took back is there to redo until a
+    change."""
+    game = service.playing().game
+    service.submit({"input": "dismiss"})  # nothing to dismiss: changes nothing, nothing undoable
+    assert game.undoable is None and [t.line for t in game.told()] == [{"input": "dismiss"}]
+    service.submit({"tap": "B1", "zone": "base-1"})
+    service.submit({"tap": "TC", "zone": "base-1"})
+    service.submit({"input": "dismiss"})
+    assert game.undoable is not None and game.undoable.line == {"tap": "TC", "zone": "base-1"}
+    service.submit({"input": "undo"})  # takes the dismiss back with Topper Chopper
+    assert [t.version for t in game.told()] == [2, 1]
+    assert game.undone is not None and game.undone.line == {"tap": "TC", "zone": "base-1"}
+    service.submit({"input": "dismiss"})  # changes nothing: redo stays
+    assert game.undone is not None
+    service.submit({"tap": "SL", "zone": "base-1"})
+    assert game.undone is None
 
 
-def test_the_walk_keeps_lines_that_changed_nothing_with_the_change_before_them() -> None:
-    a, b = entry(1, {"tap": "A", "zone": "z"}), entry(2, {"tap": "B", "zone": "z"})
-    quiet = entry(3, {"tap": "Q", "zone": "z"}, changed=False)
-    undo = entry(4, {"input": "undo"})
-    walked = walk([a, b, quiet, undo])
-    assert walked == ([[a]], [b, quiet])  # the undo took the quiet line back with b
-    assert walk([quiet, a, undo]) == ([[quiet]], [a])  # lines before any change stay
-    assert walk([a, undo, undo]) is None  # the second undo reaches before these lines
+def test_a_failed_store_rolls_the_grouping_back(service: TableService) -> None:
+    game = service.playing().game
+    service.submit({"tap": "B1", "zone": "base-1"})
+    service.submit({"tap": "TC", "zone": "base-1"})
+    before = (list(game.told()), game.undoable, game.undone)
+    for line in ({"input": "undo"}, {"input": "dismiss"}, {"tap": "SL", "zone": "base-1"}):
+        checkpoint = game.checkpoint()
+        game.apply(line)  # type: ignore[arg-type]
+        game.rollback(checkpoint)  # as LiveGame does when the store refuses the line
+        assert (list(game.told()), game.undoable, game.undone) == before
 
 
-def test_a_long_undo_run_reads_further_back_in_the_log(service: TableService) -> None:
+def test_a_long_undo_run_still_says_the_oldest_change(service: TableService) -> None:
     service.submit({"tap": "B1", "zone": "base-1"})
     for uid in ("TC", "SL", "MT"):
         service.submit({"tap": uid, "zone": "base-1"})
     for _ in range(3):
         service.submit({"input": "undo"})
-    live = service.live
-    tags = {uid: bound.card for uid, bound in live.game.state.header.tags.items()}
-    words = Words(live.game.catalogue, tags, {})
-    told = timeline(lambda n: live.store.log.entries(live.game_id, last=n), words, 8, lines=2)
-    assert "Treehouse entered" in [item["text"] for item in told.recent]
-    assert not any("Chopper" in item["text"] for item in told.recent)
-    assert told.redo is not None and told.redo["line"] == {"tap": "TC", "zone": "base-1"}
+    view = service.view
+    assert "Treehouse entered" in [item["text"] for item in view.recent]
+    assert not any("Chopper" in item["text"] for item in view.recent)
+    assert view.redo is not None and view.redo.line == {"tap": "TC", "zone": "base-1"}
+    assert view.undo == "Treehouse entered"

@@ -1,6 +1,7 @@
-"""Every event the trackers make has a sentence, written in one place (``web/words.py``): the
-names come from the source, the sentences from whole games (the bundled tapes and seeded
-plausible ones), and none is a bare word, a zone id or a hedged plural."""
+"""Every event the trackers make has a sentence, written in one place, the core's
+(``companion/tracker/words.py``): the names come from the source, the sentences from whole
+games (the bundled tapes and seeded plausible ones), and none is a bare word, a zone id, a
+hedged plural or a tag's uid."""
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ from companion.tape.english import plural, unhedged
 from companion.tape.examples import example_tape
 from companion.tape.lines import parse_header, read_lines
 from companion.tracker.game import Game
-from companion.web.words import QUIET, SENTENCES, Words, in_context, zone_label
+from companion.tracker.words import QUIET, SENTENCES, Words, in_context, zone_label
 
 PACKAGE = Path(__file__).parent.parent / "companion"
 ZONE_ID = re.compile(r"\b(base|seat)-\d")
@@ -64,7 +65,7 @@ def test_every_event_the_trackers_make_has_a_sentence_or_is_quiet() -> None:
     names = event_names()
     assert {"played", "vp", "monster-placed", "monster-played", "sold"} <= names  # found
     missing = sorted(names - set(SENTENCES) - QUIET)
-    assert missing == [], f"events with no sentence in companion/web/words.py: {missing}"
+    assert missing == [], f"events with no sentence in companion/tracker/words.py: {missing}"
 
 
 def played_events(catalogue: Catalogue) -> Iterator[tuple[Words, Mapping[str, Any]]]:
@@ -103,6 +104,7 @@ def test_every_sentence_of_whole_games_reads_as_words(catalogue: Catalogue) -> N
         assert not ZONE_ID.search(text), f"{kind}: a zone id in {text!r}"
         assert not ONE_MANY.search(text), f"{kind}: {text!r}"
         assert "None" not in text, f"{kind}: {text!r}"
+        assert not any(uid in text.upper() for uid in words.tags), f"{kind}: a uid in {text!r}"
     assert {"vp", "talent", "counters", "treasure-draw", "resolved", "turn-ended"} <= kinds
 
 
@@ -122,6 +124,11 @@ def test_every_sentence_of_whole_games_reads_as_words(catalogue: Catalogue) -> N
             "Drone left base zone 2",
         ),
         ({"event": "buried", "player": "Ann", "zone": "base-1"}, "Ann buried a card at Tar Pits"),
+        (
+            {"event": "buried", "player": "Ann", "zone": "base-1", "madness": True},
+            "Ann buried a Madness card at Tar Pits",
+        ),
+        ({"event": "talent", "tag": "X9"}, "an unknown tag used its Talent"),
         ({"event": "undone"}, "The last change was undone"),
         ({"event": "talent", "tag": "T1"}, "Drone used its Talent"),
         (

@@ -36,9 +36,9 @@ from companion.table.feedback_view import feedback_view
 from companion.table.live import LiveGame
 from companion.table.pairing import Pairing
 from companion.table.supervision import BUSY_WAIT, StoreHealth, StoreHealthSnapshot
+from companion.table.view import TableView, Views
 from companion.table.worker import Line, TapTiming, Worker, beep
 from companion.tape.documents import Document, Event
-from companion.tracker.document import state_document
 from companion.tracker.games import GameOutcome, game_outcome
 
 Clock = Callable[[], float]
@@ -97,9 +97,8 @@ class TableService:
         )
         self.context = context or ReaderContext(clock)
         self.context.known_tag = self._is_bound
-        self._lock = threading.RLock()
+        self._lock, self._listening = threading.RLock(), threading.Lock()
         self._listeners: list[Callable[[Change], None]] = []
-        self._document: tuple[int, Document] | None = None
         self.store_health = StoreHealth()
         self._worker_thread = worker_thread
         self.worker = Worker(
@@ -121,6 +120,9 @@ class TableService:
             zone: open_reader(spec, zone, self.worker.put, clock, self.context)
             for zone, spec in readers.items()
         }
+        self._views = Views()
+        #: the table as everyone sees it, swapped whole once per version: read it unlocked
+        self.view: TableView = self._views.build(None, tuple(self.readers))
 
     # Life cycle
 
@@ -211,13 +213,11 @@ class TableService:
 
     def snapshot(self) -> tuple[int, Document | None]:
         """The version and the state document of that version, read together."""
-        with self._lock:
-            live, version = self.live, self.version
-            if live is None:
-                return version, None
-            if self._document is None or self._document[0] != version:
-                self._document = (version, state_document(live.game.state, live.game.catalogue))
-            return self._document
+        with self._lock:  # the view of the game as it stands, built once per version
+            live, view = self.live, self.view
+            if (view.game_id, view.version) != (live and live.game_id, self.version):
+                view = self.view = self._views.build(live, tuple(self.readers))
+            return view.version, view.document
 
     # The table's buttons
 
@@ -259,17 +259,16 @@ class TableService:
             if before is not None and live.game_id != before.game_id:
                 before.abandon(by)
             self.live = live
-            self._document = None
             self.enrolment = None
             self._announce(game_outcome(live.game.state, (), True))
 
     def listen(self, listener: Callable[[Change], None]) -> Callable[[], None]:
-        """Call ``listener`` after every applied line; returns a function that stops it."""
-        with self._lock:
+        """Call ``listener`` after every line (its own lock, not the table's); returns a stop."""
+        with self._listening:
             self._listeners.append(listener)
 
         def stop() -> None:
-            with self._lock:
+            with self._listening:
                 if listener in self._listeners:
                     self._listeners.remove(listener)
 
@@ -348,8 +347,9 @@ class TableService:
     def _announce(self, outcome: GameOutcome) -> None:
         """Tell the LEDs and every listener; one that fails is logged, never passed on (the
         line is stored: the caller must hear that it was)."""
+        self.snapshot()  # this version's view, published before anyone hears of the change
         try:
-            self.feedback.show(feedback_view(self.document()))
+            self.feedback.show(feedback_view(self.view.document))
         except Exception:
             log.exception("the table's lights could not show the new state")
         self._tell(Change(self.version, outcome.events, outcome.changed))

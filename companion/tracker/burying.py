@@ -40,6 +40,7 @@ from companion.tracker.common import (
     place_name,
 )
 from companion.tracker.state import BuryNext, Outcome, Rejected, TrackerState, Uncovering
+from companion.tracker.words import buried_at
 
 STAR_PORTAL = "oops/star-portal"
 PHARAOH = "oops/pharaoh"
@@ -68,7 +69,7 @@ def bury_input(state: TrackerState, line: Line, catalogue: Catalogue) -> Outcome
             raise Rejected('burying a Madness card needs "player": who buries it')
         tag = f"MADNESS-{state.version + 1}"
         table = rules.bury_madness(state.table, zone, player, tag)
-        text = f"{player} buried a Madness card at {place_name(state, catalogue, zone)}"
+        text = buried_at(player, place_name(state, catalogue, zone), madness=True)
         return Outcome(
             replace(state, table=table),
             (event("buried", tag=tag, zone=zone, player=player, madness=True, text=text),),

@@ -27,6 +27,7 @@ from companion.tape.documents import Event, Line
 from companion.tracker.common import event, need
 from companion.tracker.games import GameOutcome, GameState
 from companion.tracker.state import Rejected
+from companion.tracker.words import Words, rests_on
 
 TAP_MOVED = "tap-moved"
 JOURNAL_KEPT = 64  #: lines kept to correct: the filter corrects within a second of the tap
@@ -56,6 +57,14 @@ class Correction:
     journal: Journal
 
 
+def _rests_on(state: GameState, catalogue: Catalogue, tag: str, zone: str, origin: str) -> str:
+    """The correction in words, named as the table now stands (either game)."""
+    tags = {uid: bound.card for uid, bound in state.header.tags.items()}
+    bases = {base.zone: base.card for base in getattr(state.table, "bases", ())}
+    words = Words(catalogue, tags, bases)
+    return rests_on(words.tag(tag), words.zone(zone), words.zone(origin))
+
+
 def record(journal: Journal, before: GameState, line: Line) -> Journal:
     """``journal`` with ``line`` (applied to ``before``) added; the oldest lines drop off."""
     return (*journal[-(JOURNAL_KEPT - 1) :], Entry(before, line))
@@ -77,7 +86,7 @@ def move_tap(
         tag=tag,
         origin=origin,
         zone=zone,
-        text=f"Tag {tag} rests at {zone}: its tap at {origin} moved there",
+        text=_rests_on(state, catalogue, tag, zone, origin),
     )
     index = _last_tap(journal, tag, origin)
     if index is None:  # it never reached the game: the card is simply tapped where it rests

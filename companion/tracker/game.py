@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from typing import cast
 
@@ -28,12 +28,28 @@ from companion.tracker.state import Outcome, Rejected, TrackerState
 UNDO = {"input": "undo"}
 
 
+#: lines kept for the table's story while nothing can be undone (before the first change)
+LOOSE_KEPT = 64
+
+
+@dataclass(frozen=True, slots=True)
+class Told:
+    """One applied line as the table tells it: the version it made, the line, its events."""
+
+    version: int
+    line: Line
+    events: tuple[Event, ...]
+
+
 @dataclass(frozen=True, slots=True)
 class Past:
-    """The game before a change: its state, and the journal of lines that led there."""
+    """The game before a change: its state, the journal of lines that led there, and what
+    an undo takes back with it (the change's line first, then the lines after it that
+    changed nothing)."""
 
     state: GameState
     journal: Journal
+    told: tuple[Told, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +58,8 @@ class Checkpoint:
     depth: int
     top: Past | None
     journal: Journal = ()
+    loose: tuple[Told, ...] = ()
+    undone: Past | None = None
 
 
 class Game:
@@ -58,6 +76,8 @@ class Game:
         self._before: list[Past] = []
         self._forgotten = 0  # changes too old to undo (see keep_undo)
         self._journal: Journal = ()  # the recent lines, to correct a tap among them
+        self._loose: tuple[Told, ...] = ()  # lines applied while nothing could be undone
+        self._undone: Past | None = None  # what the last undo took back, until a change
 
     @property
     def smashup(self) -> TrackerState:
@@ -74,6 +94,23 @@ class Game:
     def can_undo(self) -> bool:
         return bool(self._before)
 
+    @property
+    def undoable(self) -> Told | None:
+        """The line an undo would take back now (the change it made), if any."""
+        return self._before[-1].told[0] if self._before and self._before[-1].told else None
+
+    @property
+    def undone(self) -> Told | None:
+        """Right after an undo (nothing changed since): the line it took back, to redo."""
+        return self._undone.told[0] if self._undone is not None and self._undone.told else None
+
+    def told(self) -> Iterator[Told]:
+        """The lines still in force, newest first, as undo groups them: what an undo took
+        back is not among them (the table's story of recent events)."""
+        for past in reversed(self._before):
+            yield from reversed(past.told)
+        yield from reversed(self._loose)
+
     def keep_undo(self, depth: int) -> None:
         """Forget the states before the last ``depth`` changes: they can no longer be undone.
         A table running for days keeps its memory bounded; replaying a tape keeps them all."""
@@ -85,14 +122,18 @@ class Game:
     def checkpoint(self) -> Checkpoint:
         """Where the game stands now, to :meth:`rollback` to if storing the next line fails."""
         top = self._before[-1] if self._before else None
-        return Checkpoint(self.state, len(self._before), top, self._journal)
+        return Checkpoint(
+            self.state, len(self._before), top, self._journal, self._loose, self._undone
+        )
 
     def rollback(self, checkpoint: Checkpoint) -> None:
-        del self._before[checkpoint.depth :]
-        if len(self._before) < checkpoint.depth and checkpoint.top is not None:
-            self._before.append(checkpoint.top)  # an undo popped it
+        # the top is put back as it was: an undo popped it, or a quiet line was told with it
+        del self._before[max(checkpoint.depth - 1, 0) :]
+        if checkpoint.top is not None:
+            self._before.append(checkpoint.top)
         self.state = checkpoint.state
         self._journal = checkpoint.journal
+        self._loose, self._undone = checkpoint.loose, checkpoint.undone
 
     def apply(self, line: Line) -> GameOutcome:
         """:raises Rejected: the line cannot be applied; nothing changed."""
@@ -110,6 +151,7 @@ class Game:
             )
             events = (event("undone"), *_vp_changes(self.state, restored, line))
             self.state, self._journal = restored, previous.journal
+            self._undone = previous
             return game_outcome(restored, events, True)
         if line.get("input") == TAP_MOVED or moved_by_answer(self.state, line) is not None:
             correct = move_tap if line.get("input") == TAP_MOVED else answer_by_moving
@@ -120,10 +162,17 @@ class Game:
             stepped = step_game(self.state, line, self.catalogue)
             new_state, events, changed = stepped.state, stepped.events, stepped.changed
             journal = record(self._journal, self.state, line)
-        if changed:
-            self._before.append(Past(self.state, self._journal))
         events = events + _vp_changes(self.state, new_state, line)
         version = self.state.version + 1
+        told = Told(version, line, events)
+        if changed:
+            self._before.append(Past(self.state, self._journal, (told,)))
+            self._undone = None
+        elif self._before:  # undone with the change before it
+            top = self._before[-1]
+            self._before[-1] = Past(top.state, top.journal, (*top.told, told))
+        else:
+            self._loose = (*self._loose[1 - LOOSE_KEPT :], told)
         self._journal = journal
         if isinstance(new_state, TrackerState):
             self.state = new_state.at_version(version)

@@ -27,6 +27,7 @@ from companion.tracker.common import (
 )
 from companion.tracker.one_turn import owe_treasures
 from companion.tracker.state import Outcome, PendingAttach, Rejected, TrackerState
+from companion.tracker.words import attached_to, left_play
 
 
 def tap(state: TrackerState, uid: str, zone: str, catalogue: Catalogue) -> Outcome:
@@ -70,7 +71,7 @@ def _resolve_pending(state: TrackerState, uid: str, zone: str, catalogue: Catalo
         table = rules.attach_to_minion(
             state.table, uid, pending.tag, pending.card, pending.controller, pending.owner
         )
-        text = f"{name_of(catalogue, pending.card)} attached to {name_of(catalogue, found[1].card)}"
+        text = attached_to(name_of(catalogue, pending.card), name_of(catalogue, found[1].card))
         attached = Outcome(
             replace(cleared, table=table),
             (event("attached", tag=pending.tag, card=pending.card, target=uid, text=text),),
@@ -375,7 +376,7 @@ def discard(state: TrackerState, uid: str, card: Card, catalogue: Catalogue) -> 
     found = table.locate(uid)
     silenced = status(table, catalogue).cancelled
     table, left = rules.leave_play(table, catalogue, uid)
-    events = (event("left", tag=uid, card=card.id, zone=zone, text=f"{card.name} left play"),)
+    events = (event("left", tag=uid, card=card.id, zone=zone, text=left_play(card.name)),)
     outcome = Outcome(replace(state, table=table), events, True)
     if left.treasure_draws > 0:
         drawn = owe_treasures(outcome.state, table.current_player, left.treasure_draws, card.id)

@@ -43,10 +43,11 @@ def stream() -> Response | tuple[Response, int]:
     running = table()
     # EventSource sends no headers of ours: a controlling tablet names its token in the query
     given = request.headers.get(HEADER) or request.args.get("token", "")
+    controlling = bool(given) and running.allows(given)
     try:  # each stream holds a server thread while open
         slot = running.streams.enter(
             request.remote_addr or "",
-            controlling=bool(given) and running.allows(given),
+            controlling=controlling,
             limit=int(current_app.config["MAX_STREAMS"]),
         )
     except StreamRefused as exc:
@@ -55,7 +56,8 @@ def stream() -> Response | tuple[Response, int]:
         refused.headers[CLOSE_AFTER] = "1"
         return refused, status
     response = Response(
-        events(running, parse_last_id(last), ping=ping, slot=slot), mimetype="text/event-stream"
+        events(running, parse_last_id(last), ping=ping, slot=slot, full=controlling),
+        mimetype="text/event-stream",
     )
     response.call_on_close(slot.leave)
     response.headers["Cache-Control"] = "no-cache"

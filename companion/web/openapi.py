@@ -116,12 +116,15 @@ def _table_paths() -> dict[str, Any]:
                 "The version, state document, simulated flag, colours, the last events in "
                 "words (undone ones left out), what Undo would take back and what Redo puts "
                 'back; with no game in progress "playing" is false, "state" null and '
-                '"message" says to start one'
+                '"message" says to start one. Without a token, the public view: no tag uid '
+                "anywhere (a card in play has an opaque handle for the game, a buried card "
+                "null)"
             )
         },
         "/api/events": {
             "get": _op(
-                "Server-Sent Events: id <version>, event state, data as /api/state; "
+                "Server-Sent Events: id <version>, event state, data as /api/state (the "
+                "public view unless ?token= names a valid token); "
                 "Last-Event-ID (or ?last=) older than now gets the state at once; "
                 "': ping' every 15 s",
                 query=EventsQuery,

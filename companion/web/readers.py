@@ -8,6 +8,7 @@ from typing import Any
 from flask import Blueprint, Response, jsonify, render_template
 
 from companion.hardware.readers.base import HealthSnapshot
+from companion.web.auth import has_token
 from companion.web.errors import NotFound
 from companion.web.table import table
 
@@ -27,12 +28,16 @@ def page() -> str:
 def health() -> Response:
     """Each zone's health, the store the reads go to (a reader can be fine while its reads
     cannot be stored), and the last taps' stage times (seconds on the table's monotonic clock:
-    reader activation, read handed over, taken as a tap, stored and announced)."""
+    reader activation, read handed over, taken as a tap, stored and announced). A tap's uid
+    only to a holder of a token: a viewer is never given one (:mod:`companion.tracker.public`)."""
     service = table().service
+    taps = [asdict(timing) for timing in list(service.timings)]
+    if not has_token():
+        taps = [{**tap, "uid": None} for tap in taps]
     return jsonify(
         readers=[health_document(h) for h in service.health()],
         store=service.store_snapshot().document(),
-        taps=[asdict(timing) for timing in list(service.timings)],
+        taps=taps,
     )
 
 

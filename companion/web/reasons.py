@@ -7,26 +7,30 @@ from flask import Blueprint, Response, jsonify
 
 from companion.rules.reasons import power_reasons
 from companion.tracker.state import TrackerState
+from companion.tracker.words import card_name
+from companion.web.auth import has_token
 from companion.web.errors import NotFound
 from companion.web.table import table
-from companion.web.words import card_name
 
 bp = Blueprint("reasons", __name__)
 
 
 @bp.get("/api/power/<tag>")
 def power(tag: str) -> Response:
-    """The parts of the power of the minion with ``tag`` in the game in progress."""
-    live = table().service.live
+    """The parts of the power of the minion with ``tag`` in the game in progress: its uid
+    for a holder of a token, its handle for a viewer (who is never given a uid)."""
+    service = table().service
+    live = service.live
     state = None if live is None else live.game.state
     if live is None or not isinstance(state, TrackerState):
         raise NotFound("there is no Smash Up game in progress")
     catalogue = live.game.catalogue
-    found = power_reasons(state.table, catalogue, tag.upper())
+    uid = tag.upper() if has_token() else service.view.uid_of(tag)
+    found = None if uid is None else power_reasons(state.table, catalogue, uid)
     if found is None:
         raise NotFound(f"no minion in play has the tag {tag!r}")
     return jsonify(
-        tag=found.tag,
+        tag=found.tag if has_token() else tag,
         card=found.card,
         name=card_name(catalogue, found.card),
         printed=found.printed,

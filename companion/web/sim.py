@@ -15,14 +15,14 @@ from companion.table.demo import DemoPlayer
 from companion.table.virtual import NoSimZone, VirtualTable
 from companion.tracker.common import owner_candidates
 from companion.tracker.games import GameState
+from companion.tracker.public import buried_tags
 from companion.tracker.state import TrackerState
+from companion.tracker.words import FACE_DOWN, card_name
 from companion.web.auth import has_token
 from companion.web.bodies import SimLift, SimLifted, SimPlace, SimPlaced
 from companion.web.body import check_uid, read
 from companion.web.errors import BadRequest, NotFound
-from companion.web.hidden import FACE_DOWN, buried_tags
 from companion.web.table import Table, table
-from companion.web.words import card_name
 
 bp = Blueprint("sim", __name__, url_prefix="/api")
 
@@ -37,7 +37,11 @@ def virtual() -> VirtualTable:
 @bp.get("/sim/cards")
 def cards() -> Response:
     """The running game's tags, with their cards and owners and where each lies now. Without
-    the control token a buried card is only a face-down card: no card, name, type or owner."""
+    a token no uid is given (each card's handle instead, :mod:`companion.tracker.public`), only
+    the cards anyone at the table sees are listed (in play, or lying on a reader: not a hand),
+    and a buried card is only a face-down card: no handle, card, name, type or owner. (A hand
+    card listed by its handle, gone from the list when a face-down card appears, would say
+    which card was buried.)"""
     board = virtual()
     live = board.service.live
     if live is None:
@@ -45,11 +49,13 @@ def cards() -> Response:
     catalogue = live.game.catalogue
     lying = board.where()
     state = live.game.state
-    hidden = set() if has_token() else buried_tags(board.service.document() or {})
+    full = has_token()
+    hidden = frozenset() if full else buried_tags(state)
+    shown = board.service.view.shown
     found: list[dict[str, Any]] = []
     for uid, binding in state.header.tags.items():
         if uid.upper() in hidden:
-            found.append(face_down(uid, lying.get(uid)))
+            found.append(face_down(lying.get(uid)))
             continue
         kind: str | None
         card = catalogue.get(binding.card)
@@ -63,9 +69,11 @@ def cards() -> Response:
             kind, name = card.type, card.name
             owner = owners[0] if len(owners) == 1 else None
             in_play = where_is(state.table, uid) is not None
+        if not full and not in_play and lying.get(uid) is None:
+            continue
         found.append(
             {
-                "uid": uid,
+                "uid": uid if full else shown.get(uid.upper()),
                 "card": binding.card,
                 "name": name,
                 "type": kind,
@@ -77,9 +85,9 @@ def cards() -> Response:
     return jsonify(cards=found)
 
 
-def face_down(uid: str, zone: str | None) -> dict[str, Any]:
+def face_down(zone: str | None) -> dict[str, Any]:
     return {
-        "uid": uid,
+        "uid": None,
         "card": None,
         "name": FACE_DOWN,
         "type": None,

@@ -1,7 +1,8 @@
 """Server-Sent Events for ``/api/events``: one queue per client, fed by the service's listeners.
 
 The service calls listeners under its lock, so a listener only puts the new version on the
-client's queue; the client's own server thread builds (or reuses) the payload and writes it.
+client's queue; the client's own server thread then reads the view the table published (no
+lock of the table's, no store read) and writes its bytes, made once per version and audience.
 A client that fell behind is sent the current state once (each message is the whole state, so
 nothing is lost by skipping versions), and each version is sent once: what changes between
 versions (the store's health while it fails or waits, a pairing notice) goes as a small
@@ -18,7 +19,7 @@ from collections.abc import Iterator
 
 from companion.table.service import Change
 from companion.web.slots import Slot
-from companion.web.table import Table
+from companion.web.table import Table, View
 
 #: wakes a waiting client without a version (the server is stopping)
 _WAKE = -1
@@ -56,11 +57,12 @@ class Subscription:
         self.table.forget_on_close(self.wake)
 
 
-def message(version: int, data: bytes) -> Iterator[bytes]:
-    """The state event, in parts: ``data`` is the payload every stream shares, never copied
-    into a message of its own per stream (web.memory says why that matters)."""
-    yield b"id: %d\nevent: state\ndata: " % version
-    yield data
+def message(view: View) -> Iterator[bytes]:
+    """The state event, in parts: ``view.head`` is the payload every stream shares, never
+    copied into a message of its own per stream (web.memory says why that matters)."""
+    yield b"id: %d\nevent: state\ndata: " % view.version
+    yield view.head
+    yield view.tail
     yield b"\n\n"
 
 
@@ -80,20 +82,26 @@ def parse_last_id(value: str | None) -> int | None:
 
 
 def events(
-    table: Table, last_id: int | None, *, ping: float, slot: Slot | None = None
+    table: Table,
+    last_id: int | None,
+    *,
+    ping: float,
+    slot: Slot | None = None,
+    full: bool = False,
 ) -> Iterator[bytes]:
     """The stream: the current state at once unless the client already has it, then every
     change, with a ping when quiet. Subscribes before reading the state so nothing between
-    the two is missed. It ends when the server stops or its ``slot`` is taken."""
+    the two is missed. It ends when the server stops or its ``slot`` is taken. ``full``: a
+    token holder's stream (every tag); else the public view."""
     subscription = Subscription(table)
     ended = slot.ended if slot is not None else threading.Event()
     if slot is not None:
         slot.on_end(subscription.wake)
     try:
         yield b": connected\n\n"  # headers go out now, whatever comes next
-        view = table.view()
+        view = table.view(full=full)
         if last_id != view.version:
-            yield from message(view.version, view.data)
+            yield from message(view)
         sent, status = (view.game_id, view.version), view.status
         while not table.closed.is_set() and not ended.is_set():
             if not subscription.wait(ping):
@@ -101,9 +109,9 @@ def events(
                 continue
             if table.closed.is_set() or ended.is_set():
                 return
-            view = table.view()
+            view = table.view(full=full)
             if (view.game_id, view.version) != sent:  # each state once, whatever woke us
-                yield from message(view.version, view.data)
+                yield from message(view)
                 sent, status = (view.game_id, view.version), view.status
             elif view.status != status:  # the store's health or a notice, between versions
                 yield from status_message(view.status)

@@ -1,8 +1,9 @@
 """The running table as the web app sees it: the service, and what the app adds around it.
 
-:class:`Table` is the one object views talk to (through :func:`table`). It owns the state
-payload shared by ``/api/state`` and every event-stream client (serialised once per version),
-the switch to a newly started game, and a ``closed`` event that ends every stream at shutdown.
+:class:`Table` is the one object views talk to (through :func:`table`). It serialises the
+view the table publishes (:class:`companion.table.view.TableView`) for ``/api/state`` and
+every event-stream client (once per version and audience, cached on the view); it owns the
+switch to a newly started game, and a ``closed`` event that ends every stream at shutdown.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 import hmac
 import json
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import Any, NamedTuple, cast
 
 from flask import current_app
@@ -19,16 +20,13 @@ from companion.storage.tokens import TokenFile
 from companion.table.demo import DemoPlayer
 from companion.table.live import LiveGame
 from companion.table.service import Change, TableService
-from companion.web.hidden import buried_tags, public_view
+from companion.table.view import Audience, TableView
+from companion.tracker.public import public_view
 from companion.web.palette import PALETTE
 from companion.web.slots import StreamSlots
-from companion.web.timeline import Timeline, timeline
-from companion.web.words import Words
 
 EXTENSION = "companion"
-#: the table screen lists this many events, found in at most this many log lines
-RECENT_EVENTS = 8
-RECENT_LINES = 40
+SEP = (",", ":")
 #: what ``/api/state`` says when the table has no game in progress
 NO_GAME = "No game in progress: start one on the New game page (/setup)."
 
@@ -39,9 +37,17 @@ class View(NamedTuple):
 
     game_id: int | None
     version: int
-    data: bytes
+    #: the state answer without its health and pairing, and without its closing brace: the
+    #: bytes of this version every stream of one audience shares
+    head: bytes
+    #: the rest of the state answer: ``,"health":…,"pairing":…}`` as they are now
+    tail: bytes
     #: ``{"game_id", "version", "health", "pairing"}`` as they are now
     status: bytes
+
+    @property
+    def data(self) -> bytes:
+        return self.head + self.tail
 
 
 class Table:
@@ -59,7 +65,6 @@ class Table:
         self.demo = demo
         self.closed = threading.Event()
         self._lock = threading.Lock()
-        self._payload: tuple[tuple[int | None, int, int, int], bytes, bytes] | None = None
         self._on_close: set[Callable[[], None]] = set()
         self.streams = StreamSlots()
 
@@ -89,83 +94,55 @@ class Table:
 
     def colours(self) -> dict[str, str]:
         """Each player's colour: the header's ``colours``, else the palette by seat."""
-        live = self.service.live
-        if live is None:
-            return {}
-        header = live.game.state.header
-        return colours_of(dict(header.raw), list(header.players))
+        header = self.service.view.header
+        return {} if header is None else colours_of(dict(header.raw), list(header.players))
 
     def state(self, *, full: bool = False) -> dict[str, Any]:
         """The ``/api/state`` answer (and every event's data)."""
         return json.loads(self.payload(full=full)[1])  # type: ignore[no-any-return]
 
     def payload(self, *, full: bool = False) -> tuple[int, bytes]:
-        """``(version, JSON bytes)`` of the state answer, built once per game, version and
-        store health. ``full``: for a holder of a token, with the tags of buried cards;
-        everyone else gets the public view (:mod:`companion.web.hidden`)."""
-        service = self.service
-        with service._lock:  # one consistent (game, version, document)
-            live = service.live
-            game_id = None if live is None else live.game_id
-            version, document = service.snapshot()
-            key = (game_id, version, service.store_health.generation, service.pairing.generation)
-            with self._lock:
-                cached = self._payload
-                if cached is not None and cached[0] == key:
-                    return version, cached[1] if full else cached[2]
-            told = self.timeline(document) if document is not None else None
-            body: dict[str, Any] = {
-                "version": version,
-                "state": document,
-                "playing": live is not None,
-                "simulated": self.simulated,
-                "demo": self.demo is not None,
-                "colours": self.colours(),
-                "game_id": game_id,
-                "zones": list(live.game.state.header.zones if live else service.readers),
-                "recent": told.recent if told is not None else [],
-                "undo": told.undo if told is not None else None,
-                "redo": told.redo if told is not None else None,
-                "health": {"store": service.store_snapshot().document()},
-                "pairing": service.pairing.notice,  # a tablet asking, what End turn did
-            }
-            if live is None:
-                body["message"] = NO_GAME
-            data = json.dumps(body, separators=(",", ":")).encode()
-            hidden = buried_tags(document) if document is not None else frozenset()
-            shown = json.dumps(public_view(body, hidden), separators=(",", ":")).encode()
-        with self._lock:
-            self._payload = (key, data, shown)
-        return version, data if full else shown
+        """``(version, JSON bytes)`` of the state answer. ``full``: for a holder of a token,
+        with every tag; everyone else gets the public view (:mod:`companion.tracker.public`)."""
+        view = self.view(full=full)
+        return view.version, view.data
 
-    def view(self) -> View:
-        """The public state answer for ``version``, and the status as it is now."""
-        service = self.service
-        with service._lock:
-            live = service.live
-            game_id = None if live is None else live.game_id
-            version, data = self.payload()
-            status = {
-                "game_id": game_id,
-                "version": version,
-                "health": {"store": service.store_snapshot().document()},
-                "pairing": service.pairing.notice,
-            }
-        return View(game_id, version, data, json.dumps(status, separators=(",", ":")).encode())
+    def view(self, *, full: bool = False) -> View:
+        """The state answer of the table's current view and the status as it is now. Reads
+        the view the table published (no lock of the table's, no store read); its bytes are
+        made once per version and audience."""
+        shown = self.service.view
+        head = shown.serialised("full" if full else "public", self._head)
+        health = json.dumps({"store": self.service.store_snapshot().document()}, separators=SEP)
+        pairing = json.dumps(self.service.pairing.notice, separators=SEP)
+        tail = f',"health":{health},"pairing":{pairing}}}'.encode()
+        status = (
+            f'{{"game_id":{json.dumps(shown.game_id)},"version":{shown.version},'
+            f'"health":{health},"pairing":{pairing}}}'
+        ).encode()
+        return View(shown.game_id, shown.version, head, tail, status)
 
-    def timeline(self, document: Mapping[str, Any]) -> Timeline:
-        """The last events in words (undone ones left out), what Undo and Redo would do."""
-        live = self.service.playing()
-        tags = {uid: b.card for uid, b in live.game.state.header.tags.items()}
-        bases = {b["zone"]: b["card"] for b in document.get("bases", [])}
-        words = Words(live.game.catalogue, tags, bases)
-        game_id = live.game_id
-        return timeline(
-            lambda last: live.store.log.entries(game_id, last=last),
-            words,
-            RECENT_EVENTS,
-            RECENT_LINES,
-        )
+    def _head(self, view: TableView, audience: Audience) -> bytes:
+        """The state answer of ``view`` for ``audience`` but its health and pairing, open."""
+        playing, full = view.game_id is not None, audience == "full"
+        header = view.header
+        body: dict[str, Any] = {
+            "version": view.version,
+            "state": view.document if full else view.public,
+            "playing": playing,
+            "simulated": self.simulated,
+            "demo": self.demo is not None,
+            "colours": {} if header is None else colours_of(dict(header.raw), list(header.players)),
+            "game_id": view.game_id,
+            "zones": list(view.zones),
+            # the words never name a uid; an event's own text is held to the same rule
+            "recent": list(view.recent) if full else public_view(list(view.recent), view.shown),
+            "undo": view.undo,
+            "redo": view.redo_for(audience),
+        }
+        if not playing:
+            body["message"] = NO_GAME
+        return json.dumps(body, separators=SEP).encode()[:-1]
 
     def listen(self, listener: Callable[[Change], None]) -> Callable[[], None]:
         return self.service.listen(listener)

@@ -1,5 +1,9 @@
-"""The table's last events in words, for the table screen ("Ben played Blaster Master on
-Treehouse"). Built from the store's log, so it survives a restart like everything else."""
+"""Every event in words, in one place, for the table screen ("Ben played Blaster Master on
+Treehouse"): the core words its own events, so the table builds its view without the web.
+
+A sentence never carries a tag's uid (a uid names a physical card: whoever saw it face up
+would know the card when it lies face down): an unknown tag is "an unknown tag", a buried card
+"a face-down card"."""
 
 from __future__ import annotations
 
@@ -9,6 +13,8 @@ from typing import Any
 from companion.catalogue.cards import Catalogue
 from companion.tape.english import plural, unhedged, zone_label
 
+#: what a buried card (or its tag) is called wherever a viewer could read it
+FACE_DOWN = "a face-down card"
 #: events that say nothing a person at the table needs to read
 QUIET = frozenset({"answered", "prompt", "bound", "owner"})
 
@@ -21,24 +27,28 @@ def card_name(catalogue: Catalogue, card_id: str) -> str:
 
 class Words:
     """Names for the ids an event carries: cards, tags (through the game's bindings), zones
-    (through the base lying there now)."""
+    (through the base lying there now); ``hidden``: the tags of the cards lying face down."""
 
     def __init__(
         self,
         catalogue: Catalogue,
         tags: Mapping[str, str],
         bases: Mapping[str, str],
+        hidden: frozenset[str] = frozenset(),
     ) -> None:
         self.catalogue = catalogue
         self.tags = tags
         self.bases = dict(bases)
+        self.hidden = hidden
 
     def card(self, card_id: object) -> str:
         return card_name(self.catalogue, str(card_id))
 
     def tag(self, uid: object) -> str:
+        if str(uid) in self.hidden:
+            return FACE_DOWN
         card = self.tags.get(str(uid))
-        return self.card(card) if card is not None else f"tag {uid}"
+        return self.card(card) if card is not None else "an unknown tag"
 
     def zone(self, zone: object) -> str:
         base = self.bases.get(str(zone))
@@ -65,13 +75,34 @@ def in_context(events: Sequence[Mapping[str, Any]]) -> Sequence[Mapping[str, Any
     return [{**e, "next": None} if e.get("event") == "turn-ended" else e for e in events]
 
 
+# Sentences the trackers also write into an event's ``text`` (the contract's words for other
+# clients): made by these, so each is written once.
+
+
+def attached_to(card: str, where: str) -> str:
+    return f"{card} attached to {where}"
+
+
+def buried_at(player: str | None, where: str, *, madness: bool = False) -> str:
+    return f"{player or 'Someone'} buried a {'Madness ' if madness else ''}card at {where}"
+
+
+def rests_on(card: str, zone: str, origin: str) -> str:
+    """A card that brushed ``origin`` on its way to ``zone`` (the tap filter's tap-moved)."""
+    return f"{card} rests on {zone}: it only passed over {origin}"
+
+
+def left_play(card: str, where: str | None = None) -> str:
+    return f"{card} left {where}" if where else f"{card} left play"
+
+
 def _played(w: Words, e: Mapping[str, Any]) -> str:
     return f"{e.get('player') or 'Someone'} played {w.card(e['card'])} on {w.zone(e['zone'])}"
 
 
 def _attached(w: Words, e: Mapping[str, Any]) -> str:
     where = w.tag(e["target"]) if e.get("target") else w.zone(e.get("zone"))
-    return f"{w.card(e['card'])} attached to {where}"
+    return attached_to(w.card(e["card"]), where)
 
 
 def _scored(w: Words, e: Mapping[str, Any]) -> str:
@@ -102,13 +133,9 @@ def _vp(w: Words, e: Mapping[str, Any]) -> str:
 
 
 def _left(w: Words, e: Mapping[str, Any]) -> str:
-    if e.get("text"):
+    if e.get("text"):  # the tracker's (left_play): where it did not say the base
         return str(e["text"])
-    return (
-        f"{w.card(e['card'])} left {w.zone(e['zone'])}"
-        if e.get("zone")
-        else (f"{w.card(e['card'])} left play")
-    )
+    return left_play(w.card(e["card"]), w.zone(e["zone"]) if e.get("zone") else None)
 
 
 def _turn_ended(w: Words, e: Mapping[str, Any]) -> str:
@@ -139,7 +166,9 @@ SENTENCES: dict[str, Callable[[Words, Mapping[str, Any]], str]] = {
         else f"{w.tag(e['tag'])} is uncontrolled"
     ),
     "madness": lambda w, e: f"{e['player']} Madness {_signed(e['delta'])}",
-    "buried": lambda w, e: f"{e.get('player') or 'Someone'} buried a card at {w.zone(e['zone'])}",
+    "buried": lambda w, e: buried_at(
+        e.get("player"), w.zone(e["zone"]), madness=bool(e.get("madness"))
+    ),
     "treasure-draw": lambda w, e: (
         f"{e['player']} draws {plural(int(e['count']), 'treasure')} for {w.card(e['card'])}"
     ),
@@ -154,9 +183,7 @@ SENTENCES: dict[str, Callable[[Words, Mapping[str, Any]], str]] = {
     ),
     "declared": lambda w, e: f"{w.tag(e['tag'])}: condition {'on' if e.get('on') else 'off'}",
     # a card that brushed a zone on its way to where it rests (the tap filter's tap-moved)
-    "tap-moved": lambda w, e: (
-        f"{w.tag(e['tag'])} rests on {w.zone(e['zone'])}: it only passed over {w.zone(e['origin'])}"
-    ),
+    "tap-moved": lambda w, e: rests_on(w.tag(e["tag"]), w.zone(e["zone"]), w.zone(e["origin"])),
     **dict.fromkeys(
         [
             # Smash Up
