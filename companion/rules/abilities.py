@@ -59,24 +59,32 @@ def status(table: Table, catalogue: Catalogue) -> Status:
     return found
 
 
+#: a table where nothing cancels or gives traits (most tables)
+_NOTHING = Status()
+
+
 def _status(table: Table, catalogue: Catalogue) -> Status:
     cancelled: set[str] = set()
     bases: set[str] = set()
     for source in temporary_sources(table, catalogue):
         if isinstance(source.effect, CancelEffect):
             _cancel(table, source, source.effect, cancelled, bases)
+    in_play = list(_card_sources(table, catalogue))  # walked once for both rounds
+    if not in_play and not cancelled and not bases:
+        return _NOTHING
     first_round = frozenset(cancelled)
-    for source in _card_sources(table, catalogue):
+    for source in in_play:
         if isinstance(source.effect, CancelEffect) and not _silent(source, first_round, bases):
             _cancel(table, source, source.effect, cancelled, bases)
+    final = frozenset(cancelled)
     traits: dict[str, set[str]] = {}
-    for source in _card_sources(table, catalogue):
+    for source in in_play:
         effect = source.effect
-        if isinstance(effect, TraitEffect) and not _silent(source, frozenset(cancelled), bases):
+        if isinstance(effect, TraitEffect) and not _silent(source, final, bases):
             for minion in scope_minions(table, source, effect.scope):
                 traits.setdefault(minion.tag, set()).add(effect.trait)
     return Status(
-        frozenset(cancelled),
+        final,
         frozenset(bases),
         {tag: frozenset(names) for tag, names in traits.items()},
     )
