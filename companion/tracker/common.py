@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Any, Protocol
 
 from companion.catalogue.cards import Card, Catalogue
@@ -12,7 +11,7 @@ from companion.tape.documents import Event, Line, as_event
 from companion.tape.english import zone_label
 from companion.tape.lines import TagBinding
 from companion.tape.prompts import DISMISS, WAITING_KINDS, Moment, Option, Prompt, PromptKind
-from companion.tracker.state import Outcome, Rejected, TrackerState
+from companion.tracker.state import Outcome, Rejected, TrackerState, evolve
 
 
 class Play(Protocol):
@@ -67,7 +66,7 @@ def ask(
         options = [*options, Option(label, DISMISS.copy())]
     moment = moment_of(state, kind, tag, zone)
     prompt = Prompt(state.next_prompt, kind, message, tuple(options), tag, zone, left, moment)
-    updated = replace(state, prompts=(*state.prompts, prompt), next_prompt=state.next_prompt + 1)
+    updated = evolve(state, prompts=(*state.prompts, prompt), next_prompt=state.next_prompt + 1)
     return Outcome(updated, (event("prompt", id=prompt.id, kind=kind, message=message),))
 
 

@@ -26,7 +26,7 @@ from typing import Any
 from companion.catalogue.cards import Catalogue
 from companion.tape.documents import Event, Line
 from companion.tracker.common import event, need
-from companion.tracker.state import Rejected
+from companion.tracker.state import Rejected, evolve
 
 TAP_MOVED = "tap-moved"
 JOURNAL_KEPT = 64  #: lines kept to correct: the filter corrects within a second of the tap
@@ -90,7 +90,7 @@ def move_tap(
         return Correction(outcome.state, events, outcome.changed, record(journal, state, retap))
     moved: Line = {**journal[index].line, "zone": zone}
     # Tag bindings made since are kept (as undo keeps them): they are not game events.
-    base = replace(journal[index].before, header=state.header)
+    base = evolve(journal[index].before, header=state.header)
     tapped = step(base, moved, catalogue)
     rebuilt, current = [Entry(base, moved)], tapped.state
     for entry in journal[index + 1 :]:
@@ -140,7 +140,7 @@ def answer_by_moving(
     if moved is None:
         raise Rejected("this answer does not move a tap")
     wanted = line["prompt"]
-    cleared = replace(state, prompts=tuple(p for p in state.prompts if p.id != wanted))
+    cleared = evolve(state, prompts=tuple(p for p in state.prompts if p.id != wanted))
     if "at" in line:
         moved = {**moved, "at": line["at"]}
     asked = _asking(journal, moved)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, cast
 
 from companion.catalogue.cards import Catalogue
@@ -22,7 +22,7 @@ from companion.tracker.corrections import (
     moved_by_answer,
     record,
 )
-from companion.tracker.state import Outcome, Rejected, TrackerState, new_state
+from companion.tracker.state import Outcome, Rejected, TrackerState, evolve, new_state
 from companion.tracker.step import step
 
 UNDO = {"input": "undo"}
@@ -99,7 +99,7 @@ class Game:
                     )
                 raise Rejected("there is nothing to undo")
             previous = self._before.pop()
-            restored = replace(
+            restored = evolve(
                 previous.state, header=self.state.header, version=self.state.version + 1
             )
             events = (event("undone"), *_vp_changes(self.state, restored, line))
@@ -121,7 +121,7 @@ class Game:
         if isinstance(new_state, TrackerState):
             self.state = new_state.at_version(version)
         else:
-            self.state = replace(new_state, version=version)
+            self.state = evolve(new_state, version=version)
         self._journal = journal
         return Outcome(self.state, events, changed)
 

@@ -10,14 +10,12 @@ there is no base at a zone is withdrawn once one lies there.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from companion.catalogue.cards import Catalogue
 from companion.rules.game import where_is
 from companion.tape.documents import Event
 from companion.tape.prompts import LAPSE_WORDS, LapseReason, Prompt, withdraw_lapsed
 from companion.tracker.common import event, name_of
-from companion.tracker.state import Deal, Outcome, TrackerState
+from companion.tracker.state import Deal, Outcome, TrackerState, evolve
 
 
 def sweep(before: TrackerState, outcome: Outcome, catalogue: Catalogue) -> Outcome:
@@ -36,7 +34,7 @@ def sweep(before: TrackerState, outcome: Outcome, catalogue: Catalogue) -> Outco
         deals, gone = _deals(state, catalogue)
     if not lapsed and not gone:
         return outcome
-    updated = replace(state, prompts=prompts, deals=deals)
+    updated = evolve(state, prompts=prompts, deals=deals)
     return Outcome(updated, (*outcome.events, *lapsed, *gone), outcome.changed)
 
 
