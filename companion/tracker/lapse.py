@@ -14,7 +14,6 @@ from companion.catalogue.cards import Catalogue
 from companion.rules.game import where_is
 from companion.tape.documents import Event
 from companion.tape.prompts import LAPSE_WORDS, LapseReason, Prompt, withdraw_lapsed
-from companion.tracker.common import event, name_of
 from companion.tracker.state import Deal, Outcome, TrackerState, evolve
 
 
@@ -60,13 +59,18 @@ def _prompts(state: TrackerState) -> tuple[tuple[Prompt, ...], list[Event]]:
 def _deals(state: TrackerState, catalogue: Catalogue) -> tuple[tuple[Deal, ...], list[Event]]:
     table = state.table
     over = bool(table.winners)
+    why: LapseReason = "game-over" if over else "turn-ended"
+    words = LAPSE_WORDS[why]
     kept: list[Deal] = []
     gone: list[Event] = []
+    # a finished game lapses every open deal, and a long night's undo brings them back: this
+    # loop can say many of them a step, so it builds each event in place
     for deal in state.deals:
         if not over and deal.turn == table.turn:
             kept.append(deal)
             continue
-        why: LapseReason = "game-over" if over else "turn-ended"
-        text = f"Treasures for {name_of(catalogue, deal.card)} taken as dealt ({LAPSE_WORDS[why]})"
-        gone.append(event("lapsed", deal=deal.card, kind=deal.kind, why=why, text=text))
+        text = f"Treasures for {catalogue[deal.card].name} taken as dealt ({words})"
+        gone.append(
+            {"event": "lapsed", "deal": deal.card, "kind": deal.kind, "why": why, "text": text}
+        )
     return tuple(kept), gone
