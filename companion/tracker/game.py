@@ -15,6 +15,7 @@ from companion.tape.limits import check_line
 from companion.tape.lines import Header, TapeLine
 from companion.tracker.common import event
 from companion.tracker.corrections import (
+    EMPTY,
     TAP_MOVED,
     Journal,
     answer_by_moving,
@@ -41,7 +42,7 @@ class Checkpoint:
     state: TrackerState
     depth: int
     top: Past | None
-    journal: Journal = ()
+    journal: Journal = EMPTY
 
 
 class Game:
@@ -62,7 +63,7 @@ class Game:
             self._step = step
         self._before: list[Past] = []
         self._forgotten = 0  # changes too old to undo (see keep_undo)
-        self._journal: Journal = ()  # the recent lines, to correct a tap among them
+        self._journal = EMPTY  # the recent lines, to correct a tap among them
 
     @property
     def can_undo(self) -> bool:
