@@ -131,6 +131,8 @@ def _vp_changes(before: Any, after: Any, line: Line) -> tuple[Event, ...]:
     """VP gained outside placings (on-play and leave-play abilities), said as events."""
     if line.get("input") == "award" or not isinstance(after, TrackerState):
         return ()
+    if after.table.vp == before.table.vp:  # most lines: one tuple compare, no per-seat walk
+        return ()
     return tuple(
         event("vp", player=player, delta=new - old)
         for player, old, new in zip(
