@@ -322,13 +322,17 @@ def _count_play(
     if player != current:
         notes.append(note(f"{player} played {card.name} during {current}'s turn (a special?)"))
         return state, notes
-    state = evolve(state, uncovering=replace(state.uncovering, start=False))
+    # one new state (the start-of-turn uncover is spent, one more card played), and the
+    # Uncovering kept when it was spent already (most plays)
+    uncovering = state.uncovering
+    if uncovering.start:
+        uncovering = replace(uncovering, start=False)
     if kind == "minion":
-        state = evolve(state, minions_played=state.minions_played + 1)
+        state = evolve(state, uncovering=uncovering, minions_played=state.minions_played + 1)
         if state.minions_played > 1:
             notes.append(note(f"{player} has played {state.minions_played} minions this turn"))
     else:
-        state = evolve(state, actions_played=state.actions_played + 1)
+        state = evolve(state, uncovering=uncovering, actions_played=state.actions_played + 1)
         if state.actions_played > 1:
             notes.append(note(f"{player} has played {state.actions_played} actions this turn"))
     return state, notes
