@@ -60,17 +60,22 @@ def _deals(state: TrackerState, catalogue: Catalogue) -> tuple[tuple[Deal, ...],
     table = state.table
     over = bool(table.winners)
     why: LapseReason = "game-over" if over else "turn-ended"
-    words = LAPSE_WORDS[why]
-    kept: list[Deal] = []
-    gone: list[Event] = []
+    kept = () if over else tuple(d for d in state.deals if d.turn == table.turn)
+    if len(kept) == len(state.deals):
+        return state.deals, []
     # a finished game lapses every open deal, and a long night's undo brings them back: this
-    # loop can say many of them a step, so it builds each event in place
-    for deal in state.deals:
-        if not over and deal.turn == table.turn:
-            kept.append(deal)
-            continue
-        text = f"Treasures for {catalogue[deal.card].name} taken as dealt ({words})"
-        gone.append(
-            {"event": "lapsed", "deal": deal.card, "kind": deal.kind, "why": why, "text": text}
-        )
-    return tuple(kept), gone
+    # can say many of them a step, so each event is built in place, one comprehension
+    words = LAPSE_WORDS[why]
+    cards = catalogue.cards
+    gone: list[Event] = [
+        {
+            "event": "lapsed",
+            "deal": deal.card,
+            "kind": deal.kind,
+            "why": why,
+            "text": f"Treasures for {cards[deal.card].name} taken as dealt ({words})",
+        }
+        for deal in state.deals
+        if over or deal.turn != table.turn
+    ]
+    return kept, gone
