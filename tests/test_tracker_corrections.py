@@ -14,7 +14,7 @@ from companion.catalogue.cards import Catalogue
 from companion.cli.main import main
 from companion.errors import Rejected
 from companion.tape.lines import parse_header
-from companion.tracker.corrections import JOURNAL_KEPT
+from companion.tracker.corrections import EMPTY, JOURNAL_KEPT, record
 from companion.tracker.document import state_document
 from companion.tracker.game import Game
 from tests.cthulhu_tapes import doc as cthulhu_doc
@@ -183,6 +183,22 @@ def test_the_journal_stays_bounded(catalogue: Catalogue) -> None:
     for line in SETUP + [inp("counter", tag="H1", delta=1)] * (2 * JOURNAL_KEPT):
         game.apply(line)
     assert len(game._journal) == JOURNAL_KEPT
+    assert game._journal.length < 2 * JOURNAL_KEPT  # the older states it held are let go
+
+
+def test_recording_a_line_links_it_in_front_of_the_kept_ones() -> None:
+    """Each line costs one link, not a copy of the kept lines (a live table records every
+    line, and its 500 undo states each keep the journal of their time)."""
+    lines = [{"input": "counter", "tag": "H1", "delta": n} for n in range(5 * JOURNAL_KEPT)]
+    journal = EMPTY
+    for n, line in enumerate(lines):
+        recorded = record(journal, n, line)
+        if journal.length + 1 < 2 * JOURNAL_KEPT:
+            assert recorded.newest is not None and recorded.newest[2] is journal.newest
+        journal = recorded
+        first = max(0, n + 1 - JOURNAL_KEPT)
+        assert [entry.line for entry in journal.entries()] == lines[first : n + 1]
+        assert [entry.before for entry in journal.entries()] == list(range(first, n + 1))
 
 
 def test_companion_replay_applies_a_moved_tap(tmp_path: Path) -> None:

@@ -17,6 +17,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 
 from companion.catalogue.cards import Card, Catalogue
+from companion.catalogue.effects import one_turn
 from companion.catalogue.status_effects import CancelEffect, TraitEffect
 from companion.rules.scopes import Source, all_base_sources, scope_minions, temporary_sources
 from companion.rules.table import Table
@@ -58,32 +59,66 @@ def status(table: Table, catalogue: Catalogue) -> Status:
     return found
 
 
+#: a table where nothing cancels or gives traits (most tables)
+_NOTHING = Status()
+
+
 def _status(table: Table, catalogue: Catalogue) -> Status:
     cancelled: set[str] = set()
     bases: set[str] = set()
     for source in temporary_sources(table, catalogue):
         if isinstance(source.effect, CancelEffect):
             _cancel(table, source, source.effect, cancelled, bases)
+    in_play = list(_card_sources(table, catalogue))  # walked once for both rounds
+    if not in_play and not cancelled and not bases:
+        return _NOTHING
     first_round = frozenset(cancelled)
-    for source in _card_sources(table, catalogue):
+    for source in in_play:
         if isinstance(source.effect, CancelEffect) and not _silent(source, first_round, bases):
             _cancel(table, source, source.effect, cancelled, bases)
+    final = frozenset(cancelled)
     traits: dict[str, set[str]] = {}
-    for source in _card_sources(table, catalogue):
+    for source in in_play:
         effect = source.effect
-        if isinstance(effect, TraitEffect) and not _silent(source, frozenset(cancelled), bases):
+        if isinstance(effect, TraitEffect) and not _silent(source, final, bases):
             for minion in scope_minions(table, source, effect.scope):
                 traits.setdefault(minion.tag, set()).add(effect.trait)
     return Status(
-        frozenset(cancelled),
+        final,
         frozenset(bases),
         {tag: frozenset(names) for tag, names in traits.items()},
     )
 
 
 def _card_sources(table: Table, catalogue: Catalogue) -> Iterator[Source]:
+    """The ongoing effects in play that may cancel or give traits: those of the cards that have
+    such an effect (no other card's effects count here, and most cards have none)."""
+    only = _status_cards(catalogue)
     for base in table.bases:
-        yield from all_base_sources(base, catalogue)
+        yield from all_base_sources(base, catalogue, only)
+
+
+#: per catalogue (by identity, kept with it): the ids of the cards with an ongoing cancel or
+#: trait effect
+_STATUS_CARDS: dict[int, tuple[Catalogue, frozenset[str]]] = {}
+
+
+def _status_cards(catalogue: Catalogue) -> frozenset[str]:
+    known = _STATUS_CARDS.get(id(catalogue))
+    if known is not None and known[0] is catalogue:
+        return known[1]
+    found = frozenset(
+        card.id
+        for card in catalogue
+        if any(
+            isinstance(effect, CancelEffect | TraitEffect) and not one_turn(effect)
+            for effect in card.effects
+        )
+    )
+    if len(_STATUS_CARDS) >= _CACHE_SIZE:
+        _STATUS_CARDS.clear()  # atomic, as _CACHE
+    _STATUS_CARDS[id(catalogue)] = (catalogue, found)
+    return found
 
 
 def _silent(source: Source, cancelled: frozenset[str], bases: set[str]) -> bool:

@@ -233,11 +233,14 @@ def end_turn(table: Table) -> Table:
     """End the current turn: one-turn effects expire, control taken for the turn goes back,
     the game-end check runs, and the next seat clockwise starts (unless the game is over)."""
     kept = tuple(t for t in table.temporaries if t.expires_after_turn > table.turn)
-    table = replace(table, temporaries=kept)
+    if len(kept) != len(table.temporaries):  # a new table only where something expired
+        table = replace(table, temporaries=kept)
     for loan in table.loans:
         if loan.expires_after_turn <= table.turn and table.locate(loan.tag) is not None:
             table = set_control(table, loan.tag, loan.previous)
-    table = replace(table, loans=tuple(t for t in table.loans if t.expires_after_turn > table.turn))
+    loans = tuple(t for t in table.loans if t.expires_after_turn > table.turn)
+    if len(loans) != len(table.loans):
+        table = replace(table, loans=loans)
     winners = game_winners(table)
     if winners:
         return replace(table, winners=winners)

@@ -5,6 +5,7 @@ is cancelled (:mod:`companion.rules.abilities` does, built on this)."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, replace
 
 from companion.catalogue.cards import Card, Catalogue
@@ -41,21 +42,28 @@ def card_sources(
             yield Source(card, index, effect, controller, zone, tag, bearer)
 
 
-def all_base_sources(base: Base, catalogue: Catalogue) -> Iterator[Source]:
-    """The ongoing effects of a base card and of every card on it, cancelled or not."""
-    yield from card_sources(catalogue[base.card], None, base.zone, base.tag, None)
+def all_base_sources(
+    base: Base, catalogue: Catalogue, only: AbstractSet[str] | None = None
+) -> Iterator[Source]:
+    """The ongoing effects of a base card and of every card on it, cancelled or not (``only``:
+    of the cards with these ids alone, in the same order)."""
+    if only is None or base.card in only:
+        yield from card_sources(catalogue[base.card], None, base.zone, base.tag, None)
     for minion in base.minions:
-        yield from card_sources(
-            catalogue[minion.card], minion.controller, base.zone, minion.tag, None
-        )
-        for action in minion.attached:
+        if only is None or minion.card in only:
             yield from card_sources(
-                catalogue[action.card], action.controller, base.zone, action.tag, minion.tag
+                catalogue[minion.card], minion.controller, base.zone, minion.tag, None
             )
+        for action in minion.attached:
+            if only is None or action.card in only:
+                yield from card_sources(
+                    catalogue[action.card], action.controller, base.zone, action.tag, minion.tag
+                )
     for action in base.attached:
-        yield from card_sources(
-            catalogue[action.card], action.controller, base.zone, action.tag, None
-        )
+        if only is None or action.card in only:
+            yield from card_sources(
+                catalogue[action.card], action.controller, base.zone, action.tag, None
+            )
 
 
 def temporary_sources(table: Table, catalogue: Catalogue) -> Iterator[Source]:

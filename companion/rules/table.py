@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 
 from companion.errors import CompanionError
 
@@ -146,9 +147,11 @@ class Table:
                 yield base, minion
 
     def locate(self, tag: str) -> tuple[Base, Minion] | None:
-        for base, minion in self.minions():
-            if minion.tag == tag:
-                return base, minion
+        # plain loops, as where_is: a step locates cards several times
+        for base in self.bases:
+            for minion in base.minions:
+                if minion.tag == tag:
+                    return base, minion
         return None
 
     def with_base(self, base: Base) -> Table:
@@ -181,6 +184,7 @@ class Table:
         return replace(self, vp=tuple(vp))
 
 
+@lru_cache(maxsize=256)  # a table has a handful of zones; every base placed sorts them
 def zone_key(zone: str) -> tuple[str, int, str]:
     """Sort ``base-2`` before ``base-10``."""
     head, _, tail = zone.rpartition("-")

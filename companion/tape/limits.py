@@ -18,7 +18,7 @@ from typing import Any, get_args, get_origin, get_type_hints
 
 from companion.errors import InvalidLine
 from companion.tape.documents import Line
-from companion.tape.strict import StrictJSONError, check_value
+from companion.tape.strict import SURROGATE, StrictJSONError, check_value
 
 NUMBER_BOUNDS: dict[str, tuple[float, float]] = {
     "at": (0, 1e9),  # seconds since the tape started: 31 years
@@ -43,33 +43,68 @@ FIELD_TYPES: dict[str, Any] = get_type_hints(Line)
 _NAMES = {str: "a string", int: "a whole number", float: "a number", bool: "true or false"}
 
 
+def _compiled(kind: Any) -> tuple[bool, tuple[Any, ...]]:
+    """A field's type as (is a list, the types an item or the value may have), read from the
+    type hints once instead of on every line."""
+    if get_origin(kind) is list:
+        return True, get_args(kind)
+    return False, get_args(kind) if isinstance(kind, UnionType) else (kind,)
+
+
+_CHECKS = {key: _compiled(kind) for key, kind in FIELD_TYPES.items()}
+
+
 def check_line(value: Mapping[str, Any]) -> Line:
     """``value`` as a tape line. :raises InvalidLine: naming the first field that breaks the
     contract's types or our limits."""
     if not isinstance(value, dict):
         raise InvalidLine(f"a line must be a JSON object, not {type(value).__name__}")
-    try:
-        check_value(value)
-    except StrictJSONError as exc:
-        raise InvalidLine(f"the line is refused: {exc}") from None
-    _check_sizes(value, "the line")
+    if not _flat_and_within_limits(value):  # the walks below say what is wrong, and where
+        try:
+            check_value(value)
+        except StrictJSONError as exc:
+            raise InvalidLine(f"the line is refused: {exc}") from None
+        _check_sizes(value, "the line")
     for key, item in value.items():
-        kind = FIELD_TYPES.get(key)
-        if kind is None:
+        check = _CHECKS.get(key)
+        if check is None:
             continue
         if item is None and key in NULLABLE:
             continue
-        _check_field(key, item, kind)
+        _check_field(key, item, *check)
     return value  # type: ignore[return-value]  # checked field by field above
 
 
-def _check_field(key: str, item: Any, kind: Any) -> None:
-    if get_origin(kind) is list:
-        (inner,) = get_args(kind)
+def _flat_and_within_limits(line: dict[Any, Any]) -> bool:
+    """Whether ``line`` holds no list or object and passes both walks (strict text, sizes):
+    most lines (a tap, an answer) are checked in this one loop. Anything else, or anything
+    near a limit, is left to the walks."""
+    if len(line) > MAX_ITEMS:
+        return False
+    for key, item in line.items():
+        if type(key) is not str or len(key) > MAX_TEXT or SURROGATE.search(key):
+            return False
+        kind = type(item)
+        if kind is str:
+            if len(item) > MAX_TEXT or SURROGATE.search(item):
+                return False
+        elif kind is int:
+            if not -OTHER_NUMBERS <= item <= OTHER_NUMBERS:
+                return False
+        elif kind is float:
+            if not (math.isfinite(item) and abs(item) <= OTHER_NUMBERS):
+                return False
+        elif item is not None and kind is not bool:
+            return False
+    return True
+
+
+def _check_field(key: str, item: Any, is_list: bool, kinds: tuple[Any, ...]) -> None:
+    if is_list:
+        (inner,) = kinds
         if not isinstance(item, list) or not all(_is(entry, inner) for entry in item):
             raise InvalidLine(f'"{key}" must be a list of {_plural(inner)}')
         return
-    kinds = get_args(kind) if isinstance(kind, UnionType) else (kind,)
     if not any(_is(item, one) for one in kinds):
         names = " or ".join(_NAMES.get(one, one.__name__) for one in kinds)
         raise InvalidLine(f'"{key}" must be {names}')

@@ -23,7 +23,8 @@ MAX_DIGITS = 15
 MAX_NUMBER_TEXT = 40
 """Numbers written with more characters than this are refused before they are converted."""
 
-_SURROGATE = re.compile("[\ud800-\udfff]")
+SURROGATE = re.compile("[\ud800-\udfff]")
+"""A lone surrogate, which no UTF-8 encoder can write."""
 
 
 class StrictJSONError(ValueError):
@@ -84,7 +85,7 @@ def check_value(value: Any, depth: int = 0) -> None:
     """Refuse nesting deeper than :data:`MAX_DEPTH` and strings no UTF-8 encoder can write.
     :raises StrictJSONError:"""
     if isinstance(value, str):
-        if _SURROGATE.search(value):
+        if SURROGATE.search(value):
             raise StrictJSONError(
                 f"the text {_shown(value)} has a lone surrogate (\\ud800-\\udfff)"
             )

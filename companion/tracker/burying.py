@@ -39,7 +39,7 @@ from companion.tracker.common import (
     owner_candidates,
     place_name,
 )
-from companion.tracker.state import BuryNext, Outcome, Rejected, TrackerState, Uncovering
+from companion.tracker.state import BuryNext, Outcome, Rejected, TrackerState, Uncovering, evolve
 from companion.tracker.words import buried_at
 
 STAR_PORTAL = "oops/star-portal"
@@ -71,7 +71,7 @@ def bury_input(state: TrackerState, line: Line, catalogue: Catalogue) -> Outcome
         table = rules.bury_madness(state.table, zone, player, tag)
         text = buried_at(player, place_name(state, catalogue, zone), madness=True)
         return Outcome(
-            replace(state, table=table),
+            evolve(state, table=table),
             (event("buried", tag=tag, zone=zone, player=player, madness=True, text=text),),
             True,
         )
@@ -83,7 +83,7 @@ def bury_input(state: TrackerState, line: Line, catalogue: Catalogue) -> Outcome
         armed = BuryNext(zone, who, count)
         here = place_name(state, catalogue, zone)
         text = f"{who}: tap the card{'s' if count > 1 else ''} to bury at {here} ({count})"
-        return Outcome(replace(state, bury_next=armed), (event("bury-next", text=text),), True)
+        return Outcome(evolve(state, bury_next=armed), (event("bury-next", text=text),), True)
     tag = str(need(line, "tag", str, "a tag uid")).upper()
     bound = binding(state, tag)
     if bound is None:
@@ -120,7 +120,7 @@ def bury_card(
     base = table.base_at(zone)
     if base is not None and base.card == STAR_PORTAL:
         events.append(note(f"Star Portal: {controller} draws 1 for the card buried there"))
-    return Outcome(replace(state, table=table), tuple(events), True)
+    return Outcome(evolve(state, table=table), tuple(events), True)
 
 
 def bury_next_tap(
@@ -133,7 +133,7 @@ def bury_next_tap(
     if where_is(state.table, uid) is not None:
         return None
     left = armed.left - 1
-    cleared = replace(state, bury_next=replace(armed, left=left) if left > 0 else None)
+    cleared = evolve(state, bury_next=replace(armed, left=left) if left > 0 else None)
     return bury_card(cleared, uid, zone, card, bound, armed.player, catalogue)
 
 
@@ -163,7 +163,7 @@ def uncover(state: TrackerState, tag: str, catalogue: Catalogue, play: Play) -> 
                 f"{player} uncovered a card beyond the start-of-turn uncover: an ability allows it?"
             )
         )
-    state = replace(state, table=table, uncovering=uncovering, uncovered=state.uncovered | {tag})
+    state = evolve(state, table=table, uncovering=uncovering, uncovered=state.uncovered | {tag})
     bound = binding(state, tag)
     card = catalogue.get(buried.card)
     label = card.name if card is not None else "a Madness card"
@@ -176,7 +176,7 @@ def uncover(state: TrackerState, tag: str, catalogue: Catalogue, play: Play) -> 
     uncovered = Outcome(state, tuple(events), True)
     if buried.card == MADNESS:  # back to its controller's discard: held again
         table = add_madness(state.table, player, 1)
-        return merge(uncovered, _discarded(replace(state, table=table), tag, label, "resolve it"))
+        return merge(uncovered, _discarded(evolve(state, table=table), tag, label, "resolve it"))
     if card is None or bound is None:
         return merge(uncovered, _discarded(state, tag, label, "it is not a card the tracker plays"))
     reason = _cannot_play(state, card, base.zone)
@@ -219,7 +219,7 @@ def _discarded(state: TrackerState, tag: str, name: str, reason: str) -> Outcome
 def start_of_turn(state: TrackerState, catalogue: Catalogue) -> Outcome:
     """A new turn: its player may uncover one of their buried cards (a prompt, if any)."""
     player = state.table.current_player
-    state = replace(state, uncovering=Uncovering(), uncovered=frozenset())
+    state = evolve(state, uncovering=Uncovering(), uncovered=frozenset())
     options = uncover_options(state, player, None, catalogue)
     if not options:
         return Outcome(state)
@@ -260,7 +260,7 @@ def grant(
     where = zone if effect.where == "here" else None
     options: list[Option] = []
     if effect.what in ("uncover", "either"):
-        state = replace(state, uncovering=state.uncovering.with_grant(player, effect.count))
+        state = evolve(state, uncovering=state.uncovering.with_grant(player, effect.count))
         options += uncover_options(state, player, where, catalogue)
     if effect.what in ("hand", "either"):
         zones = [zone] if where is not None else [b.zone for b in state.table.bases]

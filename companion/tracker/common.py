@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Any, Protocol, Unpack
 
 from companion.catalogue.cards import Card, Catalogue
@@ -13,7 +12,7 @@ from companion.tape.english import zone_label
 from companion.tape.events import EventFields
 from companion.tape.lines import TagBinding
 from companion.tape.prompts import DISMISS, WAITING_KINDS, Moment, Option, Prompt, PromptKind
-from companion.tracker.state import Outcome, Rejected, TrackerState
+from companion.tracker.state import Outcome, Rejected, TrackerState, evolve
 
 
 class Play(Protocol):
@@ -69,7 +68,7 @@ def ask(
         options = [*options, Option(label, DISMISS.copy())]
     moment = moment_of(state, kind, tag, zone)
     prompt = Prompt(state.next_prompt, kind, message, tuple(options), tag, zone, left, moment)
-    updated = replace(state, prompts=(*state.prompts, prompt), next_prompt=state.next_prompt + 1)
+    updated = evolve(state, prompts=(*state.prompts, prompt), next_prompt=state.next_prompt + 1)
     return Outcome(updated, (event("prompt", id=prompt.id, kind=kind, message=message),))
 
 
@@ -85,6 +84,8 @@ def moment_of(state: TrackerState, kind: PromptKind, tag: str | None, zone: str 
 
 
 def merge(first: Outcome, second: Outcome) -> Outcome:
+    if not first.events and (second.changed or not first.changed):
+        return second  # the same outcome (most merges: 39,001 of 54,836 in the bench's replay)
     return Outcome(second.state, first.events + second.events, first.changed or second.changed)
 
 

@@ -26,7 +26,7 @@ from companion.catalogue.cards import Catalogue
 from companion.tape.documents import Event, Line
 from companion.tracker.common import event, need
 from companion.tracker.games import GameOutcome, GameState
-from companion.tracker.state import Rejected
+from companion.tracker.state import Rejected, evolve
 from companion.tracker.words import Words, rests_on
 
 TAP_MOVED = "tap-moved"
@@ -44,7 +44,46 @@ class Entry:
     line: Line
 
 
-Journal = tuple[Entry, ...]
+_Link = tuple[GameState, Line, "_Link | None"]
+"""A recorded line: the state before it, the line, and the link recorded before it."""
+
+
+@dataclass(frozen=True, slots=True)
+class Journal:
+    """The recent lines, newest first as a linked list: recording a line links it in front of
+    the journal it came from (every line is recorded, and undo and checkpoints keep old
+    journals, so copying the kept lines on every line cost O(kept)). Only the newest
+    :data:`JOURNAL_KEPT` lines count; the chain is cut back to them once it reaches twice
+    that, which lets the older states go (O(1) a line on average)."""
+
+    newest: _Link | None = None
+    length: int = 0
+    """Links in the chain (at most JOURNAL_KEPT of them count)."""
+
+    def __len__(self) -> int:
+        return min(self.length, JOURNAL_KEPT)
+
+    def entries(self) -> tuple[Entry, ...]:
+        """The kept lines with the state before each, oldest first."""
+        found: list[Entry] = []
+        link = self.newest
+        while link is not None and len(found) < JOURNAL_KEPT:
+            before, line, link = link
+            found.append(Entry(before, line))
+        found.reverse()
+        return tuple(found)
+
+    @staticmethod
+    def of(entries: tuple[Entry, ...]) -> Journal:
+        """A journal of ``entries`` (oldest first; the newest JOURNAL_KEPT count)."""
+        newest: _Link | None = None
+        kept = entries[-JOURNAL_KEPT:]
+        for entry in kept:
+            newest = (entry.before, entry.line, newest)
+        return Journal(newest, len(kept))
+
+
+EMPTY = Journal()
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,7 +106,17 @@ def _rests_on(state: GameState, catalogue: Catalogue, tag: str, zone: str, origi
 
 def record(journal: Journal, before: GameState, line: Line) -> Journal:
     """``journal`` with ``line`` (applied to ``before``) added; the oldest lines drop off."""
-    return (*journal[-(JOURNAL_KEPT - 1) :], Entry(before, line))
+    if journal.length + 1 < 2 * JOURNAL_KEPT:
+        return Journal((before, line, journal.newest), journal.length + 1)
+    kept: list[tuple[GameState, Line]] = []  # the chain cut back: its newest lines, linked again
+    link = journal.newest
+    while link is not None and len(kept) < JOURNAL_KEPT - 1:
+        kept.append((link[0], link[1]))
+        link = link[2]
+    newest: _Link | None = None
+    for earlier, recorded in reversed(kept):
+        newest = (earlier, recorded, newest)
+    return Journal((before, line, newest), len(kept) + 1)
 
 
 def move_tap(
@@ -88,7 +137,8 @@ def move_tap(
         zone=zone,
         text=_rests_on(state, catalogue, tag, zone, origin),
     )
-    index = _last_tap(journal, tag, origin)
+    entries = journal.entries()
+    index = _last_tap(entries, tag, origin)
     if index is None:  # it never reached the game: the card is simply tapped where it rests
         retap: Line = {"tap": tag, "zone": zone}
         if "at" in line:
@@ -96,12 +146,12 @@ def move_tap(
         outcome = step(state, retap, catalogue)
         events = (said, *outcome.events)
         return Correction(outcome.state, events, outcome.changed, record(journal, state, retap))
-    moved: Line = {**journal[index].line, "zone": zone}
+    moved: Line = {**entries[index].line, "zone": zone}
     # Tag bindings made since are kept (as undo keeps them): they are not game events.
-    base = replace(journal[index].before, header=state.header)
+    base = evolve(entries[index].before, header=state.header)
     tapped = step(base, moved, catalogue)
     rebuilt, current = [Entry(base, moved)], tapped.state
-    for entry in journal[index + 1 :]:
+    for entry in entries[index + 1 :]:
         try:
             after = step(current, entry.line, catalogue)
         except Rejected as exc:
@@ -111,12 +161,13 @@ def move_tap(
             ) from None
         rebuilt.append(Entry(current, entry.line))
         current = after.state
-    return Correction(current, (said, *tapped.events), True, (*journal[:index], *rebuilt))
+    rebuilt_journal = Journal.of((*entries[:index], *rebuilt))
+    return Correction(current, (said, *tapped.events), True, rebuilt_journal)
 
 
-def _last_tap(journal: Journal, tag: str, zone: str) -> int | None:
-    for index in range(len(journal) - 1, -1, -1):
-        line = journal[index].line
+def _last_tap(entries: tuple[Entry, ...], tag: str, zone: str) -> int | None:
+    for index in range(len(entries) - 1, -1, -1):
+        line = entries[index].line
         tapped = line.get("tap")
         if isinstance(tapped, str) and tapped.upper() == tag and line.get("zone") == zone:
             return index
@@ -148,22 +199,23 @@ def answer_by_moving(
     if moved is None:
         raise Rejected("this answer does not move a tap")
     wanted = line["prompt"]
-    cleared = replace(state, prompts=tuple(p for p in state.prompts if p.id != wanted))
+    cleared = evolve(state, prompts=tuple(p for p in state.prompts if p.id != wanted))
     if "at" in line:
         moved = {**moved, "at": line["at"]}
-    asked = _asking(journal, moved)
+    entries = journal.entries()
+    asked = _asking(entries, moved)
     if asked is not None:  # replayed, it would ask again: the moved tap settles it
-        journal = (*journal[:asked], *journal[asked + 1 :])
+        journal = Journal.of((*entries[:asked], *entries[asked + 1 :]))
     corrected = move_tap(journal, cleared, moved, step, catalogue)
     answered = event("answered", prompt=wanted, option=line["option"])
     return replace(corrected, events=(answered, *corrected.events))
 
 
-def _asking(journal: Journal, moved: Line) -> int | None:
+def _asking(entries: tuple[Entry, ...], moved: Line) -> int | None:
     """The last crosstalk line about the tag and the two zones of ``moved``."""
     tag, zones = str(moved["tag"]).upper(), [moved["from"], moved["zone"]]
-    for index in range(len(journal) - 1, -1, -1):
-        line = journal[index].line
+    for index in range(len(entries) - 1, -1, -1):
+        line = entries[index].line
         said = line.get("tag")
         if line.get("input") != "crosstalk" or line.get("zones") != zones:
             continue

@@ -9,8 +9,6 @@ counter. ``move-counters`` prompts (from, to) pairs. Inputs: ``counter`` (``tag`
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from companion.catalogue.cards import Card, Catalogue
 from companion.catalogue.effect_terms import Filter, Scope
 from companion.catalogue.table_effects import CountersEffect, MoveCountersEffect
@@ -25,7 +23,7 @@ from companion.tape.english import plural
 from companion.tape.prompts import Option
 from companion.tracker import one_turn
 from companion.tracker.common import ask, card_label, event, merge, need, note
-from companion.tracker.state import Outcome, Rejected, TrackerState
+from companion.tracker.state import Outcome, Rejected, TrackerState, evolve
 from companion.tracker.trigger import Trigger as Trigger
 from companion.tracker.trigger import cancelled
 
@@ -61,14 +59,14 @@ def _counters(
         key = f"{trigger.tag or trigger.zone}:{trigger.card.id}"
         if key in state.used:
             return Outcome(state)
-        state = replace(state, used=state.used | {key})
+        state = evolve(state, used=state.used | {key})
     if effect.target == "next":
         if trigger.controller is None:
             return Outcome(state)
         owed = dict(state.next_minion)
         owed[trigger.controller] = owed.get(trigger.controller, 0) + effect.amount
         text = f"{trigger.card.name}: the next minion {trigger.controller} plays gets a counter"
-        return Outcome(replace(state, next_minion=tuple(owed.items())), (note(text),), True)
+        return Outcome(evolve(state, next_minion=tuple(owed.items())), (note(text),), True)
     if effect.target == "self" and trigger.tag is not None and table.locate(trigger.tag) is None:
         return place(state, {trigger.tag: effect.amount}, trigger.card.name)  # on an action
     chosen = _targets(state, trigger, source, effect, cat)
@@ -168,7 +166,7 @@ def place(state: TrackerState, deltas: dict[str, int], why: str) -> Outcome:
             continue
         table = rules.add_counters(table, tag, delta)
         events.append(event("counters", tag=tag, delta=delta, text=f"{why}: {delta:+d} counter"))
-    return Outcome(replace(state, table=table), tuple(events), bool(events))
+    return Outcome(evolve(state, table=table), tuple(events), bool(events))
 
 
 def played(
@@ -181,7 +179,7 @@ def played(
     owed = dict(outcome.state.next_minion)
     if owed.get(controller):
         amount = owed.pop(controller)
-        cleared = replace(outcome.state, next_minion=tuple(owed.items()))
+        cleared = evolve(outcome.state, next_minion=tuple(owed.items()))
         outcome = merge(outcome, place(cleared, {uid: amount}, "entered with counters"))
     return merge(outcome, played_here(outcome.state, uid, zone, controller, catalogue))
 
@@ -268,7 +266,7 @@ def counter_input(state: TrackerState, line: Line, catalogue: Catalogue) -> Outc
     if state.table.locate(tag) is None:
         raise Rejected(f"{tag} is not in play as a minion (buried cards take no counters)")
     table = rules.add_counters(state.table, tag, delta)
-    return Outcome(replace(state, table=table), (event("counters", tag=tag, delta=delta),), True)
+    return Outcome(evolve(state, table=table), (event("counters", tag=tag, delta=delta),), True)
 
 
 def move_input(state: TrackerState, line: Line, catalogue: Catalogue) -> Outcome:
@@ -282,4 +280,4 @@ def move_input(state: TrackerState, line: Line, catalogue: Catalogue) -> Outcome
     except CompanionError as exc:
         raise Rejected(str(exc)) from None
     moved = event("counters-moved", origin=origin, target=target, count=count)
-    return Outcome(replace(state, table=table), (moved,), True)
+    return Outcome(evolve(state, table=table), (moved,), True)

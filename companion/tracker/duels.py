@@ -41,7 +41,7 @@ from companion.tracker.common import (
     note,
     owner_candidates,
 )
-from companion.tracker.state import Outcome, Rejected, TrackerState
+from companion.tracker.state import Outcome, Rejected, TrackerState, evolve
 
 SIDES = ("challenger", "challenged")
 
@@ -74,7 +74,7 @@ def open_input(state: TrackerState, line: Line, catalogue: Catalogue) -> Outcome
         found = state.table.locate(challenger)
         duel = replace(duel, player=found[1].controller if found is not None else None)
     opened = Outcome(
-        replace(state, duel=duel),
+        evolve(state, duel=duel),
         (event("duel-opened", challenger=challenger, challenged=challenged, zone=duel.zone),),
         True,
     )
@@ -160,7 +160,7 @@ def place(
         )
     except CompanionError as exc:
         raise Rejected(str(exc)) from None
-    state = replace(state, duel=placed)
+    state = evolve(state, duel=placed)
     text = f"{card.name} is the {side}'s dueling card"
     outcome = Outcome(
         state, (event("dueling-card", tag=uid, card=card.id, side=side, text=text),), True
@@ -181,7 +181,7 @@ def resolve_input(
     if duel is None or not duel.is_open:
         raise Rejected("no duel is open")
     result = rules.resolve(state.table, catalogue, duel)
-    state = replace(state, duel=result)
+    state = evolve(state, duel=result)
     if result.status == "stopped":
         text = "The two minions are no longer together at one base: the duel stops"
         return Outcome(state, (event("duel-stopped", text=text),), True)
@@ -218,7 +218,7 @@ def resolve_input(
                 outcome,
                 Outcome(outcome.state, (note(f"{card.name}: {controller} {effect.reward}"),)),
             )
-    outcome = Outcome(replace(outcome.state, table=table), outcome.events, True)
+    outcome = Outcome(evolve(outcome.state, table=table), outcome.events, True)
     for loser in result.losers():
         found = outcome.state.table.locate(loser)
         if found is None:

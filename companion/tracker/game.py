@@ -15,6 +15,7 @@ from companion.tape.limits import check_line
 from companion.tape.lines import Header, TapeLine
 from companion.tracker.common import event
 from companion.tracker.corrections import (
+    EMPTY,
     TAP_MOVED,
     Journal,
     answer_by_moving,
@@ -23,7 +24,7 @@ from companion.tracker.corrections import (
     record,
 )
 from companion.tracker.games import GameOutcome, GameState, game_outcome, start, step_game
-from companion.tracker.state import Outcome, Rejected, TrackerState
+from companion.tracker.state import Outcome, Rejected, TrackerState, evolve
 
 UNDO = {"input": "undo"}
 
@@ -57,7 +58,7 @@ class Checkpoint:
     state: GameState
     depth: int
     top: Past | None
-    journal: Journal = ()
+    journal: Journal = EMPTY
     loose: tuple[Told, ...] = ()
     undone: Past | None = None
 
@@ -75,7 +76,7 @@ class Game:
         self.state: GameState = start(header)
         self._before: list[Past] = []
         self._forgotten = 0  # changes too old to undo (see keep_undo)
-        self._journal: Journal = ()  # the recent lines, to correct a tap among them
+        self._journal: Journal = EMPTY  # the recent lines, to correct a tap among them
         self._loose: tuple[Told, ...] = ()  # lines applied while nothing could be undone
         self._undone: Past | None = None  # what the last undo took back, until a change
 
@@ -146,7 +147,7 @@ class Game:
                     )
                 raise Rejected("there is nothing to undo")
             previous = self._before.pop()
-            restored = replace(
+            restored = evolve(
                 previous.state, header=self.state.header, version=self.state.version + 1
             )
             events = (event("undone"), *_vp_changes(self.state, restored, line))
@@ -186,6 +187,8 @@ def _vp_changes(before: GameState, after: GameState, line: Line) -> tuple[Event,
     if not isinstance(before, TrackerState) or not isinstance(after, TrackerState):
         return ()  # Munchkin Cthulhu has no VP
     if line.get("input") == "award":
+        return ()
+    if after.table.vp == before.table.vp:  # most lines: one tuple compare, no per-seat walk
         return ()
     return tuple(
         event("vp", player=player, delta=new - old)

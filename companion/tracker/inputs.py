@@ -27,7 +27,7 @@ from companion.tracker.common import (
     note,
     owner_candidates,
 )
-from companion.tracker.state import Deal, Outcome, Rejected, TrackerState
+from companion.tracker.state import Deal, Outcome, Rejected, TrackerState, evolve
 from companion.tracker.taps import discard, play, tap
 
 Handler = Callable[[TrackerState, Line, Catalogue], Outcome]
@@ -55,7 +55,7 @@ def score(state: TrackerState, line: Line, catalogue: Catalogue) -> Outcome:
     base = table.base_at(zone)
     assert base is not None
     text = f"{name_of(catalogue, base.card)} is scoring: play before-scoring specials, then award"
-    opened = _changed(replace(state, table=table), event("scoring-opened", zone=zone, text=text))
+    opened = _changed(evolve(state, table=table), event("scoring-opened", zone=zone, text=text))
     return merge(opened, abilities.before_scoring(opened.state, zone, catalogue))
 
 
@@ -78,7 +78,7 @@ def award(state: TrackerState, line: Line, catalogue: Catalogue) -> Outcome:
     if result.treasure_order and not table.winners:
         draft = Deal("draft", result.card, tuple(result.treasure_order), turn=table.turn)
         deals = (*deals, draft)
-    updated = replace(
+    updated = evolve(
         state,
         table=table,
         scorings=(*state.scorings, result),
@@ -134,7 +134,7 @@ def dealt(state: TrackerState, line: Line, catalogue: Catalogue) -> Outcome:
         else f"{who} took a treasure ({name_of(catalogue, deal.card)})"
     )
     return _changed(
-        replace(state, deals=deals), event("treasure-dealt", card=deal.card, player=who, text=text)
+        evolve(state, deals=deals), event("treasure-dealt", card=deal.card, player=who, text=text)
     )
 
 
@@ -148,7 +148,7 @@ def end_turn(state: TrackerState, line: Line, catalogue: Catalogue) -> Outcome:
         events.append(note(f"{name_of(catalogue, state.pending.card)} never got a target"))
     player = state.table.current_player
     table = rules.end_turn(state.table)
-    updated = replace(
+    updated = evolve(
         state,
         table=table,
         pending=None,
@@ -187,14 +187,14 @@ def control(state: TrackerState, line: Line, catalogue: Catalogue) -> Outcome:
         table = _rules(lambda: rules.lend(state.table, tag, player))
     else:
         table = _rules(lambda: rules.set_control(state.table, tag, player))
-    return _changed(replace(state, table=table), event("control", tag=tag, player=player))
+    return _changed(evolve(state, table=table), event("control", tag=tag, player=player))
 
 
 def madness(state: TrackerState, line: Line, catalogue: Catalogue) -> Outcome:
     player = need_player(state, line)
     delta = need(line, "delta", int, "a whole number of Madness cards (may be negative)")
     table = rules.add_madness(state.table, player, delta)
-    return _changed(replace(state, table=table), event("madness", player=player, delta=delta))
+    return _changed(evolve(state, table=table), event("madness", player=player, delta=delta))
 
 
 def dismiss(state: TrackerState, line: Line, catalogue: Catalogue) -> Outcome:
@@ -209,7 +209,7 @@ def owner(state: TrackerState, line: Line, catalogue: Catalogue) -> Outcome:
     if bound is None:
         raise Rejected(f"tag {tag} is not enrolled")
     header = state.header.with_binding(tag, TagBinding(bound.card, player))
-    updated = replace(state, header=header)
+    updated = evolve(state, header=header)
     zone = line.get("zone")
     if isinstance(zone, str):
         return tap(updated, tag, zone, catalogue)
@@ -223,7 +223,7 @@ def bind(state: TrackerState, line: Line, catalogue: Catalogue) -> Outcome:
         raise Rejected(f"unknown card id {card!r}")
     player = need_player(state, line, "owner") if line.get("owner") is not None else None
     header = state.header.with_binding(tag, TagBinding(card, player))
-    return Outcome(replace(state, header=header), (event("bound", tag=tag, card=card),))
+    return Outcome(evolve(state, header=header), (event("bound", tag=tag, card=card),))
 
 
 def attach(state: TrackerState, line: Line, catalogue: Catalogue) -> Outcome:
@@ -240,7 +240,7 @@ def attach(state: TrackerState, line: Line, catalogue: Catalogue) -> Outcome:
         lambda: rules.attach_to_minion(state.table, target, tag, card.id, controller, owner_name)
     )
     attached = _changed(
-        replace(state, table=table, pending=None),
+        evolve(state, table=table, pending=None),
         event("attached", tag=tag, card=card.id, target=target, player=controller),
     )
     return merge(attached, abilities.after_attach(attached.state, tag, card.id, target, catalogue))
@@ -262,7 +262,7 @@ def remove_base(state: TrackerState, line: Line, catalogue: Catalogue) -> Outcom
         raise Rejected(f"the base at {zone} is being scored: award it first")
     table, gone = rules.release_buried(state.table, zone)
     table = table.without_base(zone)
-    removed = _changed(replace(state, table=table), event("base-removed", zone=zone))
+    removed = _changed(evolve(state, table=table), event("base-removed", zone=zone))
     return merge(removed, burying.after_scoring(removed.state, gone, [], zone, catalogue))
 
 
@@ -283,7 +283,7 @@ def target(state: TrackerState, line: Line, catalogue: Catalogue) -> Outcome:
         raise Rejected(f"{minion} is not a minion in play")
     zone = rules.where_is(state.table, minion)
     table = resolve(state.table, catalogue, catalogue[card], index, player, zone, bearer=minion)
-    return _changed(replace(state, table=table), event("targeted", card=card, target=minion))
+    return _changed(evolve(state, table=table), event("targeted", card=card, target=minion))
 
 
 def declare(state: TrackerState, line: Line, catalogue: Catalogue) -> Outcome:
@@ -293,9 +293,7 @@ def declare(state: TrackerState, line: Line, catalogue: Catalogue) -> Outcome:
     key = (tag, index)
     declared = state.table.declared | {key} if active else state.table.declared - {key}
     table = replace(state.table, declared=frozenset(declared))
-    return _changed(
-        replace(state, table=table), event("declared", tag=tag, effect=index, on=active)
-    )
+    return _changed(evolve(state, table=table), event("declared", tag=tag, effect=index, on=active))
 
 
 #: ``declare``'s ``"on"``: documented as true/false; the contract's first types said a string

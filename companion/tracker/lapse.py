@@ -10,14 +10,11 @@ there is no base at a zone is withdrawn once one lies there.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from companion.catalogue.cards import Catalogue
 from companion.rules.game import where_is
 from companion.tape.documents import Event
 from companion.tape.prompts import LAPSE_WORDS, LapseReason, Prompt, withdraw_lapsed
-from companion.tracker.common import event, name_of
-from companion.tracker.state import Deal, Outcome, TrackerState
+from companion.tracker.state import Deal, Outcome, TrackerState, evolve
 
 
 def sweep(before: TrackerState, outcome: Outcome, catalogue: Catalogue) -> Outcome:
@@ -36,7 +33,7 @@ def sweep(before: TrackerState, outcome: Outcome, catalogue: Catalogue) -> Outco
         deals, gone = _deals(state, catalogue)
     if not lapsed and not gone:
         return outcome
-    updated = replace(state, prompts=prompts, deals=deals)
+    updated = evolve(state, prompts=prompts, deals=deals)
     return Outcome(updated, (*outcome.events, *lapsed, *gone), outcome.changed)
 
 
@@ -62,13 +59,23 @@ def _prompts(state: TrackerState) -> tuple[tuple[Prompt, ...], list[Event]]:
 def _deals(state: TrackerState, catalogue: Catalogue) -> tuple[tuple[Deal, ...], list[Event]]:
     table = state.table
     over = bool(table.winners)
-    kept: list[Deal] = []
-    gone: list[Event] = []
-    for deal in state.deals:
-        if not over and deal.turn == table.turn:
-            kept.append(deal)
-            continue
-        why: LapseReason = "game-over" if over else "turn-ended"
-        text = f"Treasures for {name_of(catalogue, deal.card)} taken as dealt ({LAPSE_WORDS[why]})"
-        gone.append(event("lapsed", deal=deal.card, kind=deal.kind, why=why, text=text))
-    return tuple(kept), gone
+    why: LapseReason = "game-over" if over else "turn-ended"
+    kept = () if over else tuple(d for d in state.deals if d.turn == table.turn)
+    if len(kept) == len(state.deals):
+        return state.deals, []
+    # a finished game lapses every open deal, and a long night's undo brings them back: this
+    # can say many of them a step, so each event is built in place, one comprehension
+    words = LAPSE_WORDS[why]
+    cards = catalogue.cards
+    gone: list[Event] = [
+        {
+            "event": "lapsed",
+            "deal": deal.card,
+            "kind": deal.kind,
+            "why": why,
+            "text": f"Treasures for {cards[deal.card].name} taken as dealt ({words})",
+        }
+        for deal in state.deals
+        if over or deal.turn != table.turn
+    ]
+    return kept, gone

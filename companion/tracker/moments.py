@@ -9,7 +9,6 @@ minion, or an action in play, uses its Talent).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import replace
 
 from companion.catalogue.cards import Catalogue
 from companion.rules.abilities import status
@@ -20,7 +19,7 @@ from companion.tape.documents import Line
 from companion.tracker.burying import bury_effects, grant
 from companion.tracker.common import event, merge, need, note
 from companion.tracker.counters import Trigger, discarded, fire
-from companion.tracker.state import Outcome, Rejected, TrackerState
+from companion.tracker.state import Outcome, Rejected, TrackerState, evolve
 
 
 def talent_input(state: TrackerState, line: Line, catalogue: Catalogue) -> Outcome:
@@ -48,7 +47,7 @@ def talent_input(state: TrackerState, line: Line, catalogue: Catalogue) -> Outco
         )
     except IllegalPlayError as exc:  # said to the table, and not applied
         return Outcome(state, (note(f"{exc}: not applied"),))
-    used = Outcome(replace(state, used=state.used | {key}), (event("talent", tag=tag),), True)
+    used = Outcome(evolve(state, used=state.used | {key}), (event("talent", tag=tag),), True)
     outcome = merge(used, fire(used.state, trigger, "talent", catalogue))
     if trigger.controller is None or trigger.zone is None:
         return outcome

@@ -18,7 +18,7 @@ from companion.rules.one_turn import resolve
 from companion.tape.documents import Event
 from companion.tape.english import plural
 from companion.tracker.common import event, note
-from companion.tracker.state import Deal, Outcome, TrackerState, TreasureDraw
+from companion.tracker.state import Deal, Outcome, TrackerState, TreasureDraw, evolve
 from companion.tracker.trigger import Trigger
 
 
@@ -38,9 +38,7 @@ def fire(state: TrackerState, trigger: Trigger, on: str, catalogue: Catalogue) -
             outcome = _resolved(outcome, trigger, index, on, catalogue)
         if getattr(effect, "once", False):
             key = _once_key(trigger)
-            outcome = replace(
-                outcome, state=replace(outcome.state, used=outcome.state.used | {key})
-            )
+            outcome = replace(outcome, state=evolve(outcome.state, used=outcome.state.used | {key}))
     return outcome
 
 
@@ -74,7 +72,7 @@ def _resolved(
         return outcome
     text = f"{trigger.card.name}: {trigger.card.text or 'its effect'}"
     events: tuple[Event, ...] = (event("resolved-effect", card=trigger.card.id, text=text),)
-    return Outcome(replace(outcome.state, table=resolved), outcome.events + events, True)
+    return Outcome(evolve(outcome.state, table=resolved), outcome.events + events, True)
 
 
 def _owed(outcome: Outcome, trigger: Trigger, amount: int) -> Outcome:
@@ -93,7 +91,7 @@ def owe_treasures(state: TrackerState, player: str, count: int, card: str) -> Ou
     draw = TreasureDraw(player, count, card)
     deal = Deal("draw", card, (player,) * count, turn=state.table.turn)
     over = bool(state.table.winners)  # a finished game queues no deals
-    updated = replace(
+    updated = evolve(
         state,
         treasure_draws=(*state.treasure_draws, draw),
         deals=state.deals if over else (*state.deals, deal),

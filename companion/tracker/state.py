@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from functools import cached_property
-from typing import Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from companion.errors import Rejected as Rejected  # raised by every handler
 from companion.rules.duels import Duel
@@ -13,6 +13,19 @@ from companion.rules.table import Table
 from companion.tape.documents import DealDocument, Event, TreasureDrawDocument
 from companion.tape.lines import Header
 from companion.tape.prompts import Prompt
+
+__all__ = [
+    "BuryNext",
+    "Deal",
+    "Outcome",
+    "PendingAttach",
+    "Rejected",
+    "TrackerState",
+    "TreasureDraw",
+    "Uncovering",
+    "evolve",
+    "new_state",
+]
 
 
 @dataclass(frozen=True)
@@ -127,20 +140,39 @@ class TrackerState:
     next_minion: tuple[tuple[str, int], ...] = ()
 
     def at_version(self, version: int) -> TrackerState:
-        """This state as of ``version``. Done after every line, so it copies the fields
-        instead of :func:`dataclasses.replace`, which runs the frozen ``__init__`` over all of
-        them (eight times slower; there is no ``__post_init__`` to run)."""
-        copied = object.__new__(TrackerState)
-        copied.__dict__.update(self.__dict__)
-        copied.__dict__["version"] = version
-        return copied
+        """This state as of ``version`` (done after every line)."""
+        return evolve(self, version=version)
 
     def setup_left(self, zone: str) -> int:
         return dict(self.setup).get(zone, 0)
 
     def with_setup(self, zone: str, left: int) -> TrackerState:
         kept = tuple((z, n) for z, n in self.setup if z != zone)
-        return replace(self, setup=(*kept, (zone, left)) if left > 0 else kept)
+        return evolve(self, setup=(*kept, (zone, left)) if left > 0 else kept)
+
+
+_FIELDS = frozenset(f.name for f in fields(TrackerState))
+
+if TYPE_CHECKING:
+    # type-checked as what it is: dataclasses.replace (field names and types included)
+    from dataclasses import replace as evolve
+else:
+
+    def evolve(state: Any, /, **changes: Any) -> Any:
+        """:func:`dataclasses.replace` for a :class:`TrackerState`: a step makes a few new
+        states, and replace walks all twenty fields and runs the frozen ``__init__`` over them
+        (eight times slower than this). Copying the instance's dict is the same here: every
+        field is an ``__init__`` field, there is no ``__post_init__``, and the class caches
+        nothing in its dict. Anything else goes to :func:`dataclasses.replace`."""
+        if type(state) is not TrackerState:
+            return replace(state, **changes)
+        unknown = changes.keys() - _FIELDS
+        if unknown:
+            raise TypeError(f"TrackerState has no field {', '.join(sorted(unknown))}")
+        copied = object.__new__(TrackerState)
+        copied.__dict__.update(state.__dict__)
+        copied.__dict__.update(changes)
+        return copied
 
 
 @dataclass(frozen=True, slots=True)

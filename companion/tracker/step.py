@@ -10,7 +10,7 @@ from companion.tape.prompts import DISMISS
 from companion.tracker.common import event, merge, need
 from companion.tracker.inputs import HANDLERS
 from companion.tracker.lapse import sweep
-from companion.tracker.state import Outcome, Rejected, TrackerState
+from companion.tracker.state import Outcome, Rejected, TrackerState, evolve
 from companion.tracker.taps import tap
 
 
@@ -52,12 +52,13 @@ def answer(state: TrackerState, line: Line, catalogue: Catalogue) -> Outcome:
     if not 0 <= choice < len(prompt.options):
         raise Rejected(f"prompt {wanted} has options 0 to {len(prompt.options) - 1}")
     chosen = prompt.options[choice].line
-    cleared = replace(state, prompts=tuple(p for p in state.prompts if p.id != wanted))
     if chosen != DISMISS and (prompt.left is None or prompt.left > 1):
         again = replace(prompt, left=None if prompt.left is None else prompt.left - 1)
-        cleared = replace(
+        cleared = evolve(
             state, prompts=tuple(again if p.id == wanted else p for p in state.prompts)
         )
+    else:
+        cleared = evolve(state, prompts=tuple(p for p in state.prompts if p.id != wanted))
     answered = Outcome(cleared, (event("answered", prompt=wanted, option=choice),))
     if chosen == DISMISS:
         return answered

@@ -26,7 +26,7 @@ from companion.tracker.common import (
     place_name,
 )
 from companion.tracker.one_turn import owe_treasures
-from companion.tracker.state import Outcome, PendingAttach, Rejected, TrackerState
+from companion.tracker.state import Outcome, PendingAttach, Rejected, TrackerState, evolve
 from companion.tracker.words import attached_to, left_play
 
 
@@ -65,7 +65,7 @@ def _resolve_pending(state: TrackerState, uid: str, zone: str, catalogue: Catalo
     """The tap after an action played on a minion: its target, if it is a minion there."""
     pending = state.pending
     assert pending is not None
-    cleared = replace(state, pending=None)
+    cleared = evolve(state, pending=None)
     found = state.table.locate(uid)
     if zone == pending.zone and found is not None and found[0].zone == zone:
         table = rules.attach_to_minion(
@@ -73,7 +73,7 @@ def _resolve_pending(state: TrackerState, uid: str, zone: str, catalogue: Catalo
         )
         text = attached_to(name_of(catalogue, pending.card), name_of(catalogue, found[1].card))
         attached = Outcome(
-            replace(cleared, table=table),
+            evolve(cleared, table=table),
             (event("attached", tag=pending.tag, card=pending.card, target=uid, text=text),),
             True,
         )
@@ -162,7 +162,7 @@ def _base(state: TrackerState, uid: str, zone: str, card: Card) -> Outcome:
         monsters = len(state.header.players)
     elif card.set == "munchkin" and card.monster_number is None:
         events.append(note(f"{card.name}'s monster number is unknown: tap its monsters anyway"))
-    updated = replace(state, table=table).with_setup(zone, monsters)
+    updated = evolve(state, table=table).with_setup(zone, monsters)
     if monsters:
         events.append(note(f"Tap {plural(monsters, 'monster')} on {card.name}"))
     return Outcome(updated, tuple(events), True)
@@ -172,7 +172,7 @@ def _monster(state: TrackerState, uid: str, zone: str, card: Card, catalogue: Ca
     left = state.setup_left(zone)
     table = rules.play_minion(state.table, catalogue, zone, uid, card.id, None, None)
     kind = "monster-placed" if left > 0 else "monster-played"
-    updated = replace(state, table=table)
+    updated = evolve(state, table=table)
     if left > 0:
         updated = updated.with_setup(zone, left - 1)
     placed = Outcome(updated, (event(kind, zone=zone, card=card.id, tag=uid),), True)
@@ -189,7 +189,7 @@ def _move(state: TrackerState, uid: str, zone: str, card: Card) -> Outcome:
     table = rules.move_minion(state.table, uid, zone)
     text = f"{card.name} moved from {found[0].zone} to {zone}"
     return Outcome(
-        replace(state, table=table),
+        evolve(state, table=table),
         (event("moved", tag=uid, card=card.id, origin=found[0].zone, zone=zone, text=text),),
         True,
     )
@@ -242,7 +242,7 @@ def _play(
 ) -> Outcome:
     if card.is_minion:
         table = rules.play_minion(state.table, catalogue, zone, uid, card.id, owner, controller)
-        updated = replace(state, table=table)
+        updated = evolve(state, table=table)
         events = [event("played", tag=uid, card=card.id, zone=zone, player=controller)]
         if not extra:
             updated, notes = _count_play(updated, controller, card, "minion")
@@ -255,7 +255,7 @@ def _play(
     if card.play == "base":
         table = rules.attach_to_base(updated.table, zone, uid, card.id, controller, owner)
         events.insert(0, event("attached", tag=uid, card=card.id, zone=zone, player=controller))
-        return Outcome(replace(updated, table=table), tuple(events), True)
+        return Outcome(evolve(updated, table=table), tuple(events), True)
     if card.play == "minion":
         base = updated.table.base_at(zone)
         pending = PendingAttach(uid, card.id, zone, controller, owner)
@@ -264,7 +264,7 @@ def _play(
                 Outcome(updated, tuple(events)), _needs_target(updated, pending, catalogue)
             )
         events.insert(0, note(f"{card.name}: now tap the minion it is played on"))
-        return Outcome(replace(updated, pending=pending), tuple(events), True)
+        return Outcome(evolve(updated, pending=pending), tuple(events), True)
     events.insert(0, event("action-played", tag=uid, card=card.id, zone=zone, player=controller))
     return _one_turn_effects(updated, uid, zone, card, controller, tuple(events), catalogue)
 
@@ -292,7 +292,7 @@ def _one_turn_effects(
             outcome = merge(outcome, prompt)
             continue
         table = resolve(outcome.state.table, catalogue, card, index, controller, zone)
-        outcome = Outcome(replace(outcome.state, table=table), outcome.events, True)
+        outcome = Outcome(evolve(outcome.state, table=table), outcome.events, True)
     return merge(outcome, abilities.control_prompt(outcome.state, card, controller, catalogue))
 
 
@@ -323,13 +323,17 @@ def _count_play(
     if player != current:
         notes.append(note(f"{player} played {card.name} during {current}'s turn (a special?)"))
         return state, notes
-    state = replace(state, uncovering=replace(state.uncovering, start=False))
+    # one new state (the start-of-turn uncover is spent, one more card played), and the
+    # Uncovering kept when it was spent already (most plays)
+    uncovering = state.uncovering
+    if uncovering.start:
+        uncovering = replace(uncovering, start=False)
     if kind == "minion":
-        state = replace(state, minions_played=state.minions_played + 1)
+        state = evolve(state, uncovering=uncovering, minions_played=state.minions_played + 1)
         if state.minions_played > 1:
             notes.append(note(f"{player} has played {state.minions_played} minions this turn"))
     else:
-        state = replace(state, actions_played=state.actions_played + 1)
+        state = evolve(state, uncovering=uncovering, actions_played=state.actions_played + 1)
         if state.actions_played > 1:
             notes.append(note(f"{player} has played {state.actions_played} actions this turn"))
     return state, notes
@@ -355,7 +359,7 @@ def discard(state: TrackerState, uid: str, card: Card, catalogue: Catalogue) -> 
     table = state.table
     if state.pending is not None and state.pending.tag == uid:
         text = f"{card.name} was discarded without a target"
-        return Outcome(replace(state, pending=None), (note(text),), True)
+        return Outcome(evolve(state, pending=None), (note(text),), True)
     for base in table.bases:
         if base.tag == uid:
             option = Option(
@@ -367,7 +371,7 @@ def discard(state: TrackerState, uid: str, card: Card, catalogue: Catalogue) -> 
             return ask(state, "base-at-discard", text, [option], tag=uid, zone=base.zone)
         if any(b.tag == uid for b in base.buried):
             kept = tuple(b for b in base.buried if b.tag != uid)
-            updated = replace(state, table=table.with_base(replace(base, buried=kept)))
+            updated = evolve(state, table=table.with_base(replace(base, buried=kept)))
             return Outcome(updated, (event("left", tag=uid, card=card.id, zone=base.zone),), True)
     zone = rules.where_is(table, uid)
     if zone is None:
@@ -377,7 +381,7 @@ def discard(state: TrackerState, uid: str, card: Card, catalogue: Catalogue) -> 
     silenced = status(table, catalogue).cancelled
     table, left = rules.leave_play(table, catalogue, uid)
     events = (event("left", tag=uid, card=card.id, zone=zone, text=left_play(card.name)),)
-    outcome = Outcome(replace(state, table=table), events, True)
+    outcome = Outcome(evolve(state, table=table), events, True)
     if left.treasure_draws > 0:
         drawn = owe_treasures(outcome.state, table.current_player, left.treasure_draws, card.id)
         outcome = merge(outcome, drawn)
