@@ -192,3 +192,10 @@ def test_an_ideal_chip_answers_a_card_the_moment_it_comes() -> None:
     chip.place(None)
     two_tries = chip.command(0x4A, b"\x01\x00")  # no RF time: it has given up at once
     assert two_tries.search is not None and two_tries.search.ends_s == 0
+
+
+def test_a_chip_that_does_not_honour_endless_retries_gives_up_after_two_tries() -> None:
+    chip = Pn532Chip(profile_named("pi-uart-921600"), endless_search=False)
+    answer = chip.command(0x4A, b"\x01\x00")  # power-on 0xFF, taken as 1: two tries
+    assert answer.search is not None and answer.search.tries == 2
+    assert answer.busy_s == pytest.approx(0.0051 + 2 * 0.002)

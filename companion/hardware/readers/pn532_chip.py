@@ -56,7 +56,10 @@ class Pn532Chip:
     as reported for NTAG216 on PN532 firmware 1.6 [NXPQ 832756/481864; ADA52]; off by default
     (nfcpy switches the field off before each sense and never meets it). ``activation_miss``:
     the chance that one activation try just after the field comes on misses a card lying there
-    (0 by default; one public bench saw half of the senses miss, [SPIKE], unconfirmed)."""
+    (0 by default; one public bench saw half of the senses miss, [SPIKE], unconfirmed).
+    ``endless_search=False``: a chip that does not honour MxRtyPassiveActivation 0xFF and
+    makes two tries as if it were 1 (no source says a PN532 does; whether a real one waits is
+    for ``companion doctor`` to find out, hardware/README.md)."""
 
     def __init__(
         self,
@@ -66,8 +69,10 @@ class Pn532Chip:
         rng: random.Random | None = None,
         relist_quirk: bool = False,
         activation_miss: float = 0.0,
+        endless_search: bool = True,
     ) -> None:
         self.profile = profile
+        self.endless_search = endless_search
         self.drop_reads = drop_reads
         self.relist_quirk = relist_quirk
         self.activation_miss = activation_miss
@@ -216,6 +221,8 @@ class Pn532Chip:
         if ignored:
             self.card_state = "idle"
         retries = self.passive_activation_retries
+        if retries == timing.ENDLESS_RETRIES and not self.endless_search:
+            retries = 1
         tries = retries + 1 if retries != timing.ENDLESS_RETRIES else None  # None: until found
         if card is not None and (wanted is None or wanted == card.uid):
             missed = self._missed_tries(tries) if cold else 0

@@ -16,14 +16,14 @@ firmware, RF) through ``sleep``, and that time is added to :attr:`EmulatedPN532.
 or not it was slept (tests pass a ``sleep`` that returns at once and read the accounting).
 
 nfcpy finds a ``tty:<name>:pn532`` device only in ``/dev``, so the emulator needs a writable
-``/dev`` (root, or a CI container): :class:`EmulatorUnavailable` says so otherwise.
-An InListPassiveTarget that finds no card at once goes on searching as the chip does
-(:mod:`.pn532_search`): the host gets its ACK now and its answer when a card comes into the
-field (on the next try after :meth:`EmulatedPN532.place`), when a finite search has made its
-MxRtyPassiveActivation + 1 tries ("no target"), or never, if the host aborts it with an ACK
-frame (or sends another command). ``drop_reads`` loses that fraction of NTAG READs on air, ``activation_miss`` that fraction of
-activation tries just after the field comes on (both seeded by ``seed``); ``present=False``
-makes a reader that is missing (its path names no device until :meth:`EmulatedPN532.plug`).
+``/dev`` (root, or a CI container): :class:`EmulatorUnavailable` says so otherwise. An
+InListPassiveTarget that finds no card at once goes on searching as the chip does
+(:mod:`.pn532_search`): the host gets its ACK now and its answer when a card comes into the field
+(on the next try after :meth:`EmulatedPN532.place`), when a finite search has made its
+MxRtyPassiveActivation + 1 tries ("no target"), or never, if the host aborts it with an ACK frame
+(or sends another command). ``drop_reads``, ``activation_miss`` (seeded by ``seed``) and
+``endless_search`` are :class:`~.pn532_chip.Pn532Chip`'s; ``present=False`` makes a reader that
+is missing (its path names no device until :meth:`EmulatedPN532.plug`).
 """
 
 from __future__ import annotations
@@ -121,6 +121,7 @@ class EmulatedPN532:
         *,
         drop_reads: float = 0.0,
         activation_miss: float = 0.0,
+        endless_search: bool = True,
         seed: int = 0,
         present: bool = True,
         sleep: Callable[[float], None] = time.sleep,
@@ -130,6 +131,7 @@ class EmulatedPN532:
         self.name = name
         self.profile = timing.profile_named(profile)
         self.drop_reads, self.activation_miss = drop_reads, activation_miss
+        self.endless_search = endless_search
         self.chip = self._power_up(random.Random(seed))
         self.sleep, self.clock = sleep, clock
         slug = re.sub(r"[^a-zA-Z0-9]+", "-", name).strip("-") or "zone"
@@ -216,7 +218,11 @@ class EmulatedPN532:
 
     def _power_up(self, rng: random.Random) -> Pn532Chip:
         return Pn532Chip(
-            self.profile, drop_reads=self.drop_reads, activation_miss=self.activation_miss, rng=rng
+            self.profile,
+            drop_reads=self.drop_reads,
+            activation_miss=self.activation_miss,
+            endless_search=self.endless_search,
+            rng=rng,
         )
 
     def unplug(self) -> None:
@@ -366,8 +372,7 @@ class EmulatedPN532:
     def _count(
         self, sent: LinkStats, replies: list[tuple[float, bytes]], modelled_s: float | None = None
     ) -> None:
-        """Add a frame from the host and the replies to it to the accounting. A round trip's
-        modelled time is when its answer is seen (after its command arrived)."""
+        """Count a host frame and its replies; a round trip's modelled time: its answer seen."""
         answered = sent.round_trips and len(replies) == 2
         if modelled_s is None:
             modelled_s = max((at for at, _ in replies), default=0.0) if answered else 0.0
