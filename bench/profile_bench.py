@@ -210,6 +210,9 @@ def table_figures(profile: str) -> dict[str, Any]:
                 tried.append(rate(table, per_second, RATE_CARDS, rate_first + n * RATE_CARDS))
                 if tried[-1]["lost"]:
                     break  # a faster rate loses cards too (this keeps a slow link's run short)
+            health = table.service.health()
+            errors = sum(h.errors for h in health)
+            why = sorted({h.last_error for h in health if h.last_error})
         finally:
             table.close()
     stored = [(at - placed) * 1000 for placed, at, _ in free]
@@ -228,6 +231,8 @@ def table_figures(profile: str) -> dict[str, Any]:
         },
         "cards_per_s_one_antenna": max(passing) if passing else 0,
         "cards_per_s_sweep": tried,
+        "reader_errors": errors,  # a stall from a reader reopening, not from the machine
+        "reader_last_errors": why,
     }
 
 

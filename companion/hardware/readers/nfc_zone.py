@@ -238,6 +238,8 @@ class NfcZoneReader(Reader):
             self._write_while_here(clf, there)
         else:
             self._found(clf, target)
+            if target is not None and self._waited:
+                self._chip_wait.settle(clf)  # after the arrival: a removal's sense needs it
         return True
 
     def _still_selected(self, clf: Any) -> str | None:
