@@ -225,3 +225,23 @@ def test_an_error_frame_for_a_search_is_an_io_error() -> None:
     with pytest.raises(OSError):
         _search_answer(answer_frame(0x02, b"\x32\x01\x06\x07"))
     assert _search_answer(answer_frame(0x4A, b"\x00")) == b"\x00"
+
+
+def test_a_chip_that_answers_no_target_at_once_is_polled_every_period_instead(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    chip = EmulatedPN532("base-1", "pi-uart-921600", sleep=no_wait, endless_search=False)
+    reader = NfcZoneReader("base-1", lambda read: None, time.monotonic, path=chip.path)
+    clf = reader._open()
+    try:
+        for _ in range(3):  # it answers "no target" after its two tries: no waiting
+            started = time.monotonic()
+            assert reader.poll_once(clf) and reader._waited
+            assert time.monotonic() - started < SEARCH_TIMEOUT
+        assert "polling it every period instead" in caplog.text
+        before = chip.stats
+        assert reader.poll_once(clf) and not reader._waited  # sense(), and the period
+        assert (chip.stats - before).round_trips == 1 + 4  # nfcpy's two tries back, a sense
+    finally:
+        clf.close()
+        chip.close()

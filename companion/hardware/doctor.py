@@ -206,7 +206,8 @@ def _empty_check(
 ) -> list[Check]:
     series, found = probe.empty_senses(options.tries)
     fix = (
-        "Polling an empty zone is slow, so cards will be seen late. Check the link line above; "
+        "An empty poll is slow, so lifted cards will be noticed late (and on a #poll zone, "
+        "laid ones too). Check the link line above; "
         "a reader that is slow here but fast there may be a bad module or a weak 5 V supply "
         "(use a powered USB hub)."
     )

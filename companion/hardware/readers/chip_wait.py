@@ -32,6 +32,7 @@ activation re-selects with it): :meth:`ChipWait.settle` programs them back first
 from __future__ import annotations
 
 import errno
+import logging
 import time
 from typing import Any
 
@@ -50,15 +51,29 @@ ONE_TYPE_A_106 = b"\x01\x00"  # MaxTg 1, BrTy 106 kbps type A, any uid
 ACK = b"\x00\x00\xff\x00\xff\x00"
 CIU_RX_MODE = "CIU_RxMode"
 RX_CRC_ENABLED = 0x80
+#: "no target" answers to a search that was to wait, after which the chip is taken not to wait
+REFUSALS = 3
+
+log = logging.getLogger(__name__)
 
 
 class ChipWait:
     """The waiting search of one open reader (one per reader thread: nfcpy's driver is not
     thread-safe)."""
 
-    def __init__(self, timeout: float = SEARCH_TIMEOUT) -> None:
+    def __init__(self, timeout: float = SEARCH_TIMEOUT, zone: str = "") -> None:
         self.timeout = timeout
+        self.zone = zone
         self._endless = False  # whether the chip is programmed to search until found
+        #: "no target" answers: a chip that waits never gives one (it searches until aborted)
+        self.refusals = 0
+
+    @property
+    def honoured(self) -> bool:
+        """Whether the chip still counts as waiting for cards. One that answers "no target" to
+        a search at 0xFF does not (no source says a PN532 does that: a safeguard): the reader
+        then polls it every period, rather than asking again and again at full speed."""
+        return self.refusals < REFUSALS
 
     @staticmethod
     def available(clf: Any) -> bool:
@@ -84,7 +99,10 @@ class ChipWait:
             # timeout 0: nfcpy sends the frame and reads its ACK, not the answer
             chipset.command(IN_LIST_PASSIVE_TARGET, bytearray(ONE_TYPE_A_106), 0)
             answer = self._answer(chipset)
+            if answer is None:
+                return None  # aborted: nothing came
             if not answer or answer[0] == 0:
+                self._refused()
                 return None
             clf.target = _selected(chipset, answer[2:])
             return clf.target
@@ -106,6 +124,15 @@ class ChipWait:
                 return None
             if bytes(frame) != ACK:  # an ACK here follows a stray answer nfcpy took for one
                 return _search_answer(frame)
+
+    def _refused(self) -> None:
+        self.refusals += 1
+        if self.refusals == REFUSALS:
+            log.warning(
+                "zone %s: the PN532 answered 'no target' to a search that should wait for a "
+                "card: polling it every period instead (add #poll to its reader to say so)",
+                self.zone,
+            )
 
     def settle(self, clf: Any) -> None:
         """Program nfcpy's two tries back, before ``sense()`` or an activation."""

@@ -90,7 +90,7 @@ class NfcZoneReader(Reader):
             raise ValueError(f"arrival is one of {', '.join(ARRIVALS)}, not {arrival!r}")
         #: "wait": an empty PN532 searches for a card itself; "poll": sense() every period
         self.arrival = arrival
-        self._chip_wait = ChipWait()
+        self._chip_wait = ChipWait(zone=zone)
         #: whether the open reader's chip waits for cards (a PN532, ``arrival="wait"``)
         self.chip_waits = False
         self._waited = False  # whether the last poll was the chip's wait (no period to keep)
@@ -260,7 +260,7 @@ class NfcZoneReader(Reader):
 
     def _waits(self) -> bool:
         """Whether this poll is the chip's own wait: an empty antenna on a PN532."""
-        return self.presence.present is None and self.chip_waits
+        return self.presence.present is None and self.chip_waits and self._chip_wait.honoured
 
     def _antenna_alive(self) -> bool:
         """Whether a simulated antenna's port still answers (hardware: always assumed)."""
