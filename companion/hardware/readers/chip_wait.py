@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import errno
 import logging
+import random
 import time
 from typing import Any
 
@@ -42,6 +43,10 @@ import nfc.clf.pn532
 #: how long one waiting search may run before the host aborts it and searches again: bounds how
 #: long ``stop()`` and a reopen wait for the reader thread, and how stale its health may get
 SEARCH_TIMEOUT = 0.25
+#: each search's timeout is spread +-20 % around it, so that the zones of a table, started
+#: together, do not all abort and re-issue their searches at the same moment (a stall of the
+#: process then caught every zone waiting for its ACK at once: nfcpy's 100 ms ran out on all)
+SEARCH_SPREAD = 0.2
 #: RFConfiguration item 5: MxRtyATR, MxRtyPSL, MxRtyPassiveActivation
 MAX_RETRIES = 0x05
 ENDLESS = b"\x01\x00\xff"  # search until a card answers
@@ -61,8 +66,11 @@ class ChipWait:
     """The waiting search of one open reader (one per reader thread: nfcpy's driver is not
     thread-safe)."""
 
-    def __init__(self, timeout: float = SEARCH_TIMEOUT, zone: str = "") -> None:
+    def __init__(
+        self, timeout: float = SEARCH_TIMEOUT, zone: str = "", spread: float = SEARCH_SPREAD
+    ) -> None:
         self.timeout = timeout
+        self.spread = spread
         self.zone = zone
         self._endless = False  # whether the chip is programmed to search until found
         #: "no target" answers: a chip that waits never gives one (it searches until aborted)
@@ -110,7 +118,8 @@ class ChipWait:
     def _answer(self, chipset: Any) -> bytes | None:
         """The search's answer (NbTg and its targets), or None: the host gave up and aborted
         it. :raises OSError: a garbled or wrong answer (EIO), the link failing."""
-        deadline = time.monotonic() + self.timeout
+        spread = random.uniform(1 - self.spread, 1 + self.spread)
+        deadline = time.monotonic() + self.timeout * spread
         while True:
             left = deadline - time.monotonic()
             try:

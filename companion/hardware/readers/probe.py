@@ -125,7 +125,7 @@ class ReaderProbe:
         None where the reader is not a PN532 on nfcpy's driver, or the link failed it."""
         if not ChipWait.available(self.clf):
             return None
-        wait = ChipWait(seconds)
+        wait = ChipWait(seconds, spread=0.0)
         started = time.monotonic()
         found = self._call(wait.wait, self.clf)
         held = time.monotonic() - started
