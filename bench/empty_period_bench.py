@@ -40,7 +40,8 @@ CPU_WINDOWS = 2
 def bench_period(period: float) -> dict[str, Any]:
     """One table whose readers poll an empty antenna every ``period`` seconds."""
     simulated = TableConfig.simulated(5)
-    zones = tuple(ZoneConfig(z.name, f"sim:{PROFILE}") for z in simulated.hardware.zones)
+    # "#poll": the period poll this bench is about (by default an empty PN532 waits itself)
+    zones = tuple(ZoneConfig(z.name, f"sim:{PROFILE}#poll") for z in simulated.hardware.zones)
     presence = partial(Presence, empty_period=period)
     with mock.patch.object(nfc_zone, "Presence", presence), tempfile.TemporaryDirectory() as folder:
         table = BenchTable(Path(folder), replace(simulated, hardware=HardwareConfig(zones)))

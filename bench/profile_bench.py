@@ -17,7 +17,13 @@ Per profile:
 * ``round_trips_new_card``/``round_trips_presence_poll`` (and their UART bytes and modelled
   ms): exact counts of one poll of the zone reader (``NfcZoneReader.poll_once``, the reader
   thread's own step) that finds a new bound card, and one that finds it resting;
-  ``round_trips_new_unknown_card``: a new tag the table does not know (its card id read).
+  ``round_trips_new_unknown_card``: a new tag the table does not know (its card id read);
+* ``round_trips_per_idle_s``/``uart_bytes_per_idle_s``: an empty zone's reader thread, counted
+  over two seconds: the chip's waiting search (one command per ``chip_wait.SEARCH_TIMEOUT``)
+  or, with ``--poll``, an empty sense every period.
+
+``--poll`` runs every zone with ``#poll`` (the period poll of an empty antenna, the fallback
+for a chip that does not wait for a card itself) instead of the chip's own wait.
 
 Sample counts are small (the machine is shared and the whole run stays near a minute): read
 p99 as "the slowest of a few".
@@ -38,7 +44,7 @@ from typing import Any
 import nfc
 import nfc.clf
 from stats import percentile
-from table_bench import BenchTable, free_zone, rate, swaps
+from table_bench import BenchTable, breakdown, free_zone, rate, swaps
 
 from companion.hardware.config import HardwareConfig, ZoneConfig
 from companion.hardware.readers.base import TagRead
@@ -48,7 +54,7 @@ from companion.hardware.readers.pn532_emulator import EmulatedPN532, LinkStats
 from companion.table.config import TableConfig
 
 PROFILES = ("ideal", "pi-uart-921600", "cp210x-115200", "ftdi-default")
-FREE = 8
+FREE = 20
 SWAP_GAPS_MS = (0, 200)
 SWAP_TRIALS = 5
 RATES = (4, 6, 8, 10)
@@ -56,6 +62,8 @@ RATE_CARDS = 6
 REMOVALS = 8
 UID = "04A1B2C3D4E5F6"  # the bound card (the table knows its tag)
 UNKNOWN_UID = "04A1B2C3D4E5F7"
+IDLE_S = 2.0
+ARRIVAL = "wait"  #: how empty antennas wait for a card ("poll" with --poll)
 TARGETS = {
     "ideal": "tap_to_screen_ms p50 <= 45, p99 <= 90; event_to_tap_ms_p99 <= 2",
     "pi-uart-921600": (
@@ -95,7 +103,12 @@ def poll_costs(profile: str) -> dict[str, Any]:
     and counts the modelled time)."""
     reader = EmulatedPN532("costs", profile, sleep=lambda seconds: None)
     zone = NfcZoneReader(
-        "costs", lambda read: None, time.monotonic, path=reader.path, known={UID}.__contains__
+        "costs",
+        lambda read: None,
+        time.monotonic,
+        path=reader.path,
+        known={UID}.__contains__,
+        arrival=ARRIVAL,
     )
     wanted = nfc.clf.RemoteTarget("106A")
     try:
@@ -128,11 +141,32 @@ def poll_costs(profile: str) -> dict[str, Any]:
     }
 
 
+def idle_costs(profile: str) -> dict[str, float]:
+    """What an empty zone's reader thread sends a second (the emulator at the profile's pace)."""
+    reader = EmulatedPN532("idle", profile)
+    zone = NfcZoneReader(
+        "idle", lambda read: None, time.monotonic, path=reader.path, arrival=ARRIVAL
+    )
+    zone.start()
+    try:
+        time.sleep(0.5)  # opened and settled
+        before = reader.stats
+        time.sleep(IDLE_S)
+        spent = reader.stats - before
+    finally:
+        zone.stop()
+        reader.close()
+    return {
+        "round_trips_per_idle_s": round(spent.round_trips / IDLE_S, 1),
+        "uart_bytes_per_idle_s": round(spent.uart_bytes / IDLE_S, 1),
+    }
+
+
 def removals(profile: str) -> list[float]:
     """Lift to the reader's ``left`` (ms), the zone reader alone on an emulated antenna."""
     reader = EmulatedPN532("removal", profile)
     reads: queue.Queue[TagRead] = queue.Queue()
-    zone = NfcZoneReader("removal", reads.put, time.monotonic, path=reader.path)
+    zone = NfcZoneReader("removal", reads.put, time.monotonic, path=reader.path, arrival=ARRIVAL)
     zone.start()
     times = []
     try:
@@ -158,7 +192,8 @@ def _next(reads: queue.Queue[TagRead], kind: str) -> TagRead:
 def table_figures(profile: str) -> dict[str, Any]:
     """Free-zone taps, swaps and cards a second on a whole table at ``profile``."""
     simulated = TableConfig.simulated(5)
-    zones = tuple(ZoneConfig(z.name, f"sim:{profile}") for z in simulated.hardware.zones)
+    option = "#poll" if ARRIVAL == "poll" else ""
+    zones = tuple(ZoneConfig(z.name, f"sim:{profile}{option}") for z in simulated.hardware.zones)
     with tempfile.TemporaryDirectory() as folder:
         table = BenchTable(Path(folder), replace(simulated, hardware=HardwareConfig(zones)))
         try:
@@ -176,6 +211,9 @@ def table_figures(profile: str) -> dict[str, Any]:
                 tried.append(rate(table, per_second, RATE_CARDS, rate_first + n * RATE_CARDS))
                 if tried[-1]["lost"]:
                     break  # a faster rate loses cards too (this keeps a slow link's run short)
+            health = table.service.health()
+            errors = sum(h.errors for h in health)
+            why = sorted({h.last_error for h in health if h.last_error})
         finally:
             table.close()
     stored = [(at - placed) * 1000 for placed, at, _ in free]
@@ -185,6 +223,7 @@ def table_figures(profile: str) -> dict[str, Any]:
         "place_to_stored_ms_p50": round(percentile(stored, 0.5), 2),
         "place_to_stored_ms_p99": round(percentile(stored, 0.99), 2),
         "event_to_tap_ms_p99": round(percentile(filtered, 0.99), 2) if filtered else None,
+        "place_to_stored_breakdown": breakdown(free),
         "swap_place_to_state_ms_p99_worst_gap": round(
             max(percentile(v, 0.99) for v in by_gap.values()), 2
         ),
@@ -193,6 +232,8 @@ def table_figures(profile: str) -> dict[str, Any]:
         },
         "cards_per_s_one_antenna": max(passing) if passing else 0,
         "cards_per_s_sweep": tried,
+        "reader_errors": errors,  # a stall from a reader reopening, not from the machine
+        "reader_last_errors": why,
     }
 
 
@@ -204,6 +245,8 @@ def bench_profile(profile: str) -> dict[str, Any]:
         "removal_detect_ms_p50": round(statistics.median(lifted), 2),
         "removal_detect_ms_p99": round(percentile(lifted, 0.99), 2),
         **poll_costs(profile),
+        **idle_costs(profile),
+        "arrival": ARRIVAL,
     }
 
 
@@ -222,5 +265,7 @@ def bench_profiles(
 if __name__ == "__main__":
     import sys
 
-    chosen = tuple(sys.argv[1:]) or PROFILES
+    if "--poll" in sys.argv:
+        ARRIVAL = "poll"
+    chosen = tuple(a for a in sys.argv[1:] if a != "--poll") or PROFILES
     print(json.dumps(bench_profiles(chosen), indent=2))

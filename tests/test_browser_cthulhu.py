@@ -157,7 +157,6 @@ def test_portrait_shows_each_level_once_and_the_cards_are_found_by_name(
         cards = page.locator("#virtual button.vcard")
         # every Munchkin Cthulhu card has a tag on this table (the list loads after the page)
         expect(cards.nth(100)).to_be_attached()
-        before = cards.count()
         search = page.locator("#card-search")
         search.fill("bowling")
         expect(cards).to_have_count(1)

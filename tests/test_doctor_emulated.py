@@ -112,6 +112,7 @@ def test_every_profile_gets_the_verdicts_its_link_deserves(
     assert checks["firmware"].measured == "PN532 v1.6"
     assert link in checks["reader opens"].measured
     assert tuple(checks[name].verdict for name in PROBE_LINES) == verdicts
+    assert checks["chip waits for a card"].verdict is OK  # the emulated chip honours 0xFF
     # no READ fails (a try a loaded machine's link lost is left out, not failed)
     assert checks["READ failures"].measured.startswith("0 of ")
     if driver == "ftdi_sio":
@@ -210,7 +211,7 @@ def test_a_port_where_no_pn532_answers_fails_to_open_after_retries() -> None:
     opens = checks[2]
     assert (opens.name, opens.verdict) == ("reader opens", Verdict.FAIL)
     assert opens.measured.endswith("(3 tries)") and "mode switches both OFF" in opens.fix
-    assert [c.verdict for c in checks[3:]] == [Verdict.SKIP] * 7
+    assert [c.verdict for c in checks[3:]] == [Verdict.SKIP] * 8
 
 
 def test_an_answer_the_link_loses_is_counted_not_taken_for_the_card(
@@ -245,3 +246,11 @@ def test_a_card_left_on_the_zone_gives_the_field_on_hit_rate(made: list[Emulated
     found = int(empty.measured.split("a card answered ")[1].split(" of")[0])
     assert 40 <= found < 100, empty.measured  # missed sometimes, found mostly
     assert "95 % or more" in empty.fix
+
+
+def test_a_chip_that_does_not_wait_for_a_card_is_told_to_poll(made: list[EmulatedPN532]) -> None:
+    reader = emulate(made, "pi-uart-921600", endless_search=False)
+    checks = run(reader, tries=10, taps=0)
+    waits = checks["chip waits for a card"]
+    assert waits.verdict is WARN and waits.value is not None and waits.value < 100
+    assert "#poll" in waits.fix and "hardware/README.md" in waits.fix

@@ -61,9 +61,11 @@ def no_wait(seconds: float) -> None:
 
 class Zone:
     """One emulated PN532 (pi-uart-921600, answering at once) behind nfcpy's ``pn532`` driver,
-    its reader never started: the test steps its polls, on the clock ``now``."""
+    its reader never started: the test steps its polls, on the clock ``now``. The reader polls
+    an empty antenna every period (``arrival="poll"``, the fallback) unless told ``"wait"``
+    (``test_chip_wait.py`` has the chip's own wait)."""
 
-    def __init__(self, known: set[str], name: str = "base-1") -> None:
+    def __init__(self, known: set[str], name: str = "base-1", arrival: str = "poll") -> None:
         self.chip = EmulatedPN532(name, "pi-uart-921600", sleep=no_wait)
         self.reads: list[TagRead] = []
         self.now = 0.0
@@ -74,6 +76,7 @@ class Zone:
             path=self.chip.path,
             known=known.__contains__,
             frontend=CountingFrontend,
+            arrival=arrival,
         )
         self.clf: CountingFrontend = self.reader._open()
         self.link = LinkStats()  #: what the last poll cost on the link

@@ -90,7 +90,7 @@ def test_the_search_length_follows_mx_rty_passive_activation() -> None:
     assert endless.data == b"\x00" and endless.busy_s == pytest.approx(1.0 + 0.0051)
     chip.command(0x32, b"\x05\xff\x01\x05")  # MxRtyPassiveActivation 5: six tries
     six = chip.command(0x4A, b"\x01\x00")  # the field is on already: no guard
-    assert six.busy_s == pytest.approx(6 * 0.0004)
+    assert six.busy_s == pytest.approx(6 * 0.002)
     assert chip.command(0x06, b"\x63\x39").data == b"\x26"  # the REQA still in the FIFO
 
 
@@ -130,6 +130,72 @@ def test_activation_misses_after_field_on_cost_tries_and_sometimes_the_card() ->
         found.append(answer.data[0])
         costs.add(round(answer.busy_s * 1e4))
     assert 0.65 < sum(found) / len(found) < 0.85  # both tries miss a quarter of the time
-    assert costs == {95, 99, 59}  # found at once, after one miss, or not at all (0.1 ms)
+    assert costs == {95, 115, 91}  # found at once, after one miss, or not at all (0.1 ms)
     chip.command(0x4A, b"\x01\x00")  # the field stays on: no misses
     assert all(chip.command(0x4A, b"\x01\x00").data[0] for _ in range(20))
+
+
+def test_an_endless_search_finds_a_card_on_the_first_try_after_it_came() -> None:
+    chip = Pn532Chip(profile_named("pi-uart-921600"))  # power-on MxRtyPassiveActivation 0xFF
+    waiting = chip.command(0x4A, b"\x01\x00")
+    search = waiting.search
+    assert search is not None and search.tries is None and search.ends_s is None
+    assert chip.search_found(search, 0.050) is None  # nothing in the field: still searching
+    chip.place(NtagCard.for_card(UID))
+    # the field came on cold: 5.1 ms guard, then a try every 2 ms; a card that comes at
+    # 10.05 ms is met by the try at 11.1 ms and answers 4.4 ms later (its activation)
+    found = chip.search_found(search, 0.01005)
+    assert found is not None and found.data == bytes.fromhex("01010044000704A1B2C3D4E5F6")
+    assert found.busy_s == pytest.approx(0.0051 + 3 * 0.002 + 0.0044)
+    assert chip.command(0x40, b"\x01\x30\x00").data[0] == 0  # listed: it answers a READ
+
+
+def test_a_card_already_there_at_the_first_try_answers_after_the_guard() -> None:
+    chip = Pn532Chip(profile_named("pi-uart-921600"))
+    search = chip.command(0x4A, b"\x01\x00").search
+    assert search is not None
+    chip.place(NtagCard.for_card(UID))
+    found = chip.search_found(search, 0.001)  # came during the field-on guard
+    assert found is not None and found.busy_s == pytest.approx(0.0051 + 0.0044)
+
+
+def test_a_finite_search_gives_up_after_n_plus_one_tries() -> None:
+    chip = Pn532Chip(profile_named("pi-uart-921600"))
+    chip.command(0x32, b"\x05\xff\x01\x09")  # MxRtyPassiveActivation 9: ten tries
+    answer = chip.command(0x4A, b"\x01\x00")
+    assert answer.search is not None and answer.search.tries == 10
+    assert answer.data == b"\x00" and answer.busy_s == pytest.approx(0.0051 + 10 * 0.002)
+    assert answer.search.ends_s == pytest.approx(answer.busy_s)
+    chip.place(NtagCard.for_card(UID))
+    assert chip.search_found(answer.search, 0.0051 + 9 * 0.002 - 1e-6) is not None  # last try
+    assert chip.search_found(answer.search, 0.0051 + 10 * 0.002 + 1e-6) is None  # given up
+
+
+def test_a_search_for_one_uid_ignores_another_card() -> None:
+    chip = Pn532Chip(profile_named("pi-uart-921600"))
+    search = chip.command(0x4A, b"\x01\x00\x88\x04\xa1\xb2\xc3\xd4\xe5\xf6").search
+    assert search is not None
+    chip.place(NtagCard.for_card("04A1B2C3D4E5F7"))
+    assert chip.search_found(search, 0.02) is None
+    chip.place(NtagCard.for_card(UID))
+    assert chip.search_found(search, 0.03) is not None
+
+
+def test_an_ideal_chip_answers_a_card_the_moment_it_comes() -> None:
+    chip = ideal_chip()
+    search = chip.command(0x4A, b"\x01\x00").search
+    assert search is not None
+    chip.place(NtagCard.for_card(UID))
+    found = chip.search_found(search, 0.25)
+    assert found is not None and found.busy_s == 0.25
+    chip.command(0x32, b"\x05\xff\x01\x01")
+    chip.place(None)
+    two_tries = chip.command(0x4A, b"\x01\x00")  # no RF time: it has given up at once
+    assert two_tries.search is not None and two_tries.search.ends_s == 0
+
+
+def test_a_chip_that_does_not_honour_endless_retries_gives_up_after_two_tries() -> None:
+    chip = Pn532Chip(profile_named("pi-uart-921600"), endless_search=False)
+    answer = chip.command(0x4A, b"\x01\x00")  # power-on 0xFF, taken as 1: two tries
+    assert answer.search is not None and answer.search.tries == 2
+    assert answer.busy_s == pytest.approx(0.0051 + 2 * 0.002)

@@ -3,6 +3,7 @@ frames byte by byte, and its timing model read from the accounting (never the wa
 
 from __future__ import annotations
 
+import math
 import os
 import select
 import termios
@@ -151,7 +152,7 @@ def test_an_empty_sense_pays_the_field_guard_and_two_tries(
     assert clf.sense(A, iterations=1) is None
     empty = reader.stats - before
     assert empty.round_trips == 4  # field off, InListPassiveTarget, ReadRegister, field off
-    assert 0.0059 <= empty.modelled_s <= 0.012  # 5.1 ms guard + 2 x 0.4 ms + link
+    assert 0.0091 <= empty.modelled_s <= 0.016  # 5.1 ms guard + 2 x 2 ms + link
 
 
 def test_dropped_reads_time_out_and_the_card_stays_selected() -> None:
@@ -294,3 +295,113 @@ def test_general_status_and_the_field_follow_rf_configuration(
     assert reader.chip.retry_timeout == 0x0A  # nfcpy's open programs 51.2 ms
     clf.exchange(b"\x30\x00", 0.005)
     assert reader.chip.retry_timeout == 0x07  # 5 ms rounded up to 6.4 ms
+
+
+class FakeClock:
+    """The emulator's clock in the waiting-search tests: it moves when the emulator sleeps
+    (its answers' modelled delays) and when the test says."""
+
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+    def sleep(self, seconds: float) -> None:
+        self.now += seconds
+
+
+@pytest.fixture
+def timed() -> Iterator[tuple[EmulatedPN532, FakeClock, int]]:
+    clock = FakeClock()
+    emulated = EmulatedPN532("waiting", "pi-uart-921600", sleep=clock.sleep, clock=clock)
+    fd = os.open(emulated.device, os.O_RDWR | os.O_NOCTTY)
+    yield emulated, clock, fd
+    os.close(fd)
+    emulated.close()
+
+
+SEARCH = command(0x4A, b"\x01\x00")
+FOUND = answer_frame(0x4A, bytes.fromhex("01010044000704A1B2C3D4E5F6"))
+
+
+def search_began(emulated: EmulatedPN532) -> float:
+    """When the chip began the RF work of a search sent at the clock's start (100.0): the
+    frame and the ACK on the wire at 115200 (no baud change here), then its firmware time."""
+    link = emulated.profile
+    return link.uart_s(len(SEARCH), 115200) + link.uart_s(len(ACK), 115200) + link.firmware_s
+
+
+def test_a_card_put_on_during_an_endless_search_answers_on_the_next_try(
+    timed: tuple[EmulatedPN532, FakeClock, int],
+) -> None:
+    emulated, clock, port = timed
+    assert emulated.chip.passive_activation_retries == 0xFF  # power-on: search until found
+    assert talk(port, SEARCH, 6) == ACK  # no card: the chip keeps searching, the host waits
+    clock.now = 100.0301  # 30.1 ms after the search was sent
+    emulated.place(NtagCard.for_card(UID))
+    got = b""
+    while len(got) < len(FOUND) and select.select([port], [], [], 2)[0]:
+        got += os.read(port, 512)
+    assert got == FOUND
+    # it came 30.1 ms after the frame; tries start 5.1 ms (the guard) after the RF work began
+    # and every 2 ms after that: the first try after it met it, 4.4 ms of activation later the
+    # answer went out
+    began = search_began(emulated)
+    met = 0.0051 + math.ceil((0.0301 - began - 0.0051) / 0.002) * 0.002
+    answer_wire = emulated.profile.uart_s(len(FOUND), 115200)
+    assert emulated.stats.modelled_s == pytest.approx(began + met + 0.0044 + answer_wire)
+    assert emulated.stats.round_trips == 1
+
+
+def test_the_host_ack_aborts_a_search_and_the_chip_takes_the_next_command(
+    timed: tuple[EmulatedPN532, FakeClock, int],
+) -> None:
+    emulated, clock, port = timed
+    assert talk(port, SEARCH, 6) == ACK
+    sent = emulated.stats
+    assert talk(port, ACK, 0) == b""  # the host gives up on it
+    eventually(
+        lambda: emulated.stats.bytes_to_chip == sent.bytes_to_chip + len(ACK),
+        timeout=2,
+        what="the emulator taking the host's ACK",
+    )
+    emulated.place(NtagCard.for_card(UID))  # too late: nothing answers the aborted search
+    firmware = answer_frame(0x02, bytes.fromhex("32010607"))
+    assert talk(port, command(0x02), 6 + len(firmware)) == ACK + firmware
+    assert emulated.chip.field_on  # an aborted search leaves the field on
+    assert talk(port, SEARCH, 6 + len(FOUND)) == ACK + FOUND  # the next search finds it
+
+
+def test_a_finite_search_answers_no_target_after_its_tries(
+    timed: tuple[EmulatedPN532, FakeClock, int],
+) -> None:
+    emulated, clock, port = timed
+    configured = answer_frame(0x32, b"")
+    assert talk(port, command(0x32, b"\x05\xff\x01\x03"), 6 + len(configured)) == ACK + configured
+    before = emulated.stats
+    started = clock.now
+    assert talk(port, SEARCH, 6) == ACK
+    clock.now = started + 0.1  # past its four tries: it gives up at its next look
+    none = answer_frame(0x4A, b"\x00")
+    got = b""
+    while len(got) < len(none) and select.select([port], [], [], 2)[0]:
+        got += os.read(port, 512)
+    assert got == none
+    spent = emulated.stats - before
+    link = emulated.profile
+    ends = 0.0051 + 4 * 0.002
+    assert spent.modelled_s == pytest.approx(
+        search_began(emulated) + ends + link.uart_s(len(none), 115200)
+    )
+
+
+def test_another_command_instead_of_the_ack_also_ends_the_search(
+    timed: tuple[EmulatedPN532, FakeClock, int],
+) -> None:
+    emulated, clock, port = timed
+    assert talk(port, SEARCH, 6) == ACK
+    firmware = answer_frame(0x02, bytes.fromhex("32010607"))
+    assert talk(port, command(0x02), 6 + len(firmware)) == ACK + firmware
+    emulated.place(NtagCard.for_card(UID))
+    assert talk(port, command(0x02), 6 + len(firmware)) == ACK + firmware  # no stray answer

@@ -92,7 +92,7 @@ def test_cards_tapped_on_simulated_readers_play_the_game(table: TableService) ->
     eventually(lambda: cards(table, "minions") == [], timeout=TAKEN, what="the minion discarded")
     reads = table.live.store.db.execute("SELECT count(*) FROM reads").fetchone()[0]
     assert reads >= 8  # every raw read is stored, arrivals and departures
-    assert all(h.state == "ok" for h in table.health())
+    assert all(h.state == "ok" for h in table.health()), table.health()
 
 
 def test_a_card_flapping_at_20_hz_is_one_tap(table: TableService) -> None:

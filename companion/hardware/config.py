@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 
 from companion.errors import CompanionError
 from companion.hardware.pinmap import PinMap, PinMapError, build_pin_map, is_zone_name
-from companion.hardware.readers.registry import DRIVERS
+from companion.hardware.readers.registry import DRIVERS, split_arrival
 
 __all__ = [
     "SECTIONS",
@@ -100,6 +100,11 @@ def check_reader_spec(spec: object, where: str) -> str:
     kind, colon, rest = spec.partition(":")
     if not colon or kind not in DRIVERS:
         raise ConfigError(f"{where}: unknown reader {spec!r}; use one of {kinds} ({example})")
+    if kind in ("nfc", "sim"):
+        try:
+            rest = split_arrival(rest)[0]
+        except ValueError as exc:
+            raise ConfigError(f"{where}: {exc}") from None
     if kind == "nfc":
         if not rest:
             raise ConfigError(f"{where}: 'nfc:' needs an nfcpy path, e.g. nfc:tty:nfc-zone1:pn532")

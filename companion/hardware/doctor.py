@@ -23,7 +23,7 @@ from companion.hardware.expected import (
     expected_for,
 )
 from companion.hardware.readers.base import Clock, ReaderError
-from companion.hardware.readers.probe import ReaderProbe
+from companion.hardware.readers.probe import CHIP_WAIT_S, ReaderProbe
 from companion.hardware.readers.trial import Prompt, TapTrial
 
 __all__ = ["ReaderOptions", "check_reader"]
@@ -54,6 +54,7 @@ def check_reader(zone: str, nfc_path: str, options: ReaderOptions) -> list[Check
             checks.append(_opened(zone, nfc_path, probe, expected))
             checks += _link_checks(zone, probe, expected, options)
             checks += _empty_check(zone, probe, expected, options)
+            checks.append(_wait_check(zone, probe))
             if options.prompt is None:
                 checks.append(_answers(zone, probe))
                 return checks + [skipped(zone, name, "--no-cards") for name in _CARD_STEPS]
@@ -71,7 +72,7 @@ def check_reader(zone: str, nfc_path: str, options: ReaderOptions) -> list[Check
 
 
 def _all_skipped(zone: str, why: str) -> list[Check]:
-    names = ("firmware", "link round trip", "empty poll", *_CARD_STEPS)
+    names = ("firmware", "link round trip", "empty poll", "chip waits for a card", *_CARD_STEPS)
     return [skipped(zone, name, why) for name in names]
 
 
@@ -205,7 +206,8 @@ def _empty_check(
 ) -> list[Check]:
     series, found = probe.empty_senses(options.tries)
     fix = (
-        "Polling an empty zone is slow, so cards will be seen late. Check the link line above; "
+        "An empty poll is slow, so lifted cards will be noticed late (and on a #poll zone, "
+        "laid ones too). Check the link line above; "
         "a reader that is slow here but fast there may be a bad module or a weak 5 V supply "
         "(use a powered USB hub)."
     )
@@ -227,6 +229,41 @@ def _empty_check(
             )
         ]
     return [check]
+
+
+def _wait_check(zone: str, probe: ReaderProbe) -> Check:
+    """Whether the chip waits for a card itself (MxRtyPassiveActivation 0xFF: the table's
+    default for an empty PN532), or answers "no target" at once (then the zone needs ``#poll``:
+    hardware/README.md's checklist)."""
+    name, expected = "chip waits for a card", f"holds a search {CHIP_WAIT_S * 1000:.0f} ms"
+    held = probe.chip_wait()
+    if held is None:
+        return skipped(zone, name, "not a PN532 on nfcpy's pn532 driver: polled every period")
+    seconds, found = held
+    measured = f"held a search with no card {seconds * 1000:.0f} ms"
+    if found:
+        return Check(
+            zone,
+            name,
+            Verdict.WARN,
+            f"a card answered after {seconds * 1000:.0f} ms",
+            expected,
+            fix=f"Take every card off {zone} and run the doctor again.",
+        )
+    if seconds >= 0.9 * CHIP_WAIT_S:
+        return ok(zone, name, measured, expected)
+    return Check(
+        zone,
+        name,
+        Verdict.WARN,
+        measured,
+        expected,
+        fix=f"This reader's chip answers at once instead of waiting for a card, so the table "
+        f"would ask it again and again. Add #poll at the end of {zone}'s reader in the table "
+        'config (reader = "nfc:tty:nfc-zone1:pn532#poll"): the table then polls it every '
+        "35 ms instead (hardware/README.md, acceptance checklist).",
+        value=round(seconds * 1000, 1),
+    )
 
 
 def _resting_checks(

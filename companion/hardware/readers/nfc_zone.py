@@ -1,17 +1,21 @@
 """One zone's nfcpy reader: its own thread and its own ContactlessFrontend (never shared).
 
-The thread polls the antenna itself with nfcpy's public API and leaves presence to
-:class:`~companion.hardware.readers.presence.Presence`, rather than waiting in nfcpy's
-presence loop (which notices a lifted card only after ~0.4 s and sees no other card until
-then). A poll is ``ContactlessFrontend.sense()``; while a card lies here and the last poll left
-it selected, a poll first READs its first pages with ``exchange()`` (they hold its uid: one
-exchange instead of a whole anticollision), and senses only if that fails. A new uid counts
-as read once the sense found it: a uid the table already knows (``known``, the bindings) is not
-read at all, and an unknown Type 2 tag's card id is read with plain READs of its user memory,
-only as many as its NDEF message needs (no ``nfc.tag.activate``: no AUTHENTICATE probe, no
-field-off re-select; that is 32 PN532 round trips instead of 4 for a bound card). Activation
-is kept for writing a card id, and for tags of other types. Two empty polls in a row and the
-card has gone. The same code runs on a PN532 (any nfcpy reader) and on the simulated table.
+The thread polls the antenna itself and leaves presence to
+:class:`~companion.hardware.readers.presence.Presence`, rather than waiting in nfcpy's presence
+loop (which notices a lifted card only after ~0.4 s and sees no other card until then). An empty
+PN532 is not polled: the chip waits for a card itself (one InListPassiveTarget that searches until
+a card answers, aborted and re-issued every ``chip_wait.SEARCH_TIMEOUT``, :mod:`.chip_wait`), so a
+card put on is read at once; ``arrival="poll"`` (a spec's ``#poll``), and any reader that is not a
+PN532 on nfcpy's driver, polls with ``sense()`` every empty period instead. Otherwise a poll is
+``ContactlessFrontend.sense()``; while a card lies here and the last poll left it selected, a poll
+first READs its first pages with ``exchange()`` (they hold its uid: one exchange instead of a whole
+anticollision), and senses only if that fails. A new uid counts as read once the sense found it: a
+uid the table already knows (``known``, the bindings) is not read at all, and an unknown Type 2
+tag's card id is read with plain READs of its user memory, only as many as its NDEF message needs
+(no ``nfc.tag.activate``: no AUTHENTICATE probe, no field-off re-select; that is 32 PN532 round
+trips instead of 4 for a bound card). Activation is kept for writing a card id, and for tags of
+other types. Two empty polls in a row and the card has gone. The same code runs on a PN532 (any
+nfcpy reader) and on the simulated table.
 
 A reader error is never reported as a card leaving. When the reader fails (an IOError, a USB
 reset, the simulated antenna's port closing) the card that was on it stays present while the
@@ -26,7 +30,6 @@ import contextlib
 import errno
 import logging
 import random
-import socket
 import threading
 import time
 from collections.abc import Callable
@@ -37,7 +40,9 @@ import nfc.clf
 import nfc.tag
 
 from companion.hardware.readers.base import Clock, Reader, Sink, TagRead
+from companion.hardware.readers.chip_wait import ChipWait
 from companion.hardware.readers.ndef_card import card_record, decode_card_id, read_card_id
+from companion.hardware.readers.ntag_sim import probe_udp, udp_alive
 from companion.hardware.readers.presence import Presence
 
 log = logging.getLogger(__name__)
@@ -59,6 +64,8 @@ ID_READ_TIMEOUT = PRESENCE_TIMEOUT
 # An empty antenna's polls are spread +-20 % around their period, so that a card flickering
 # at the antenna's edge in step with them cannot stay unseen for long.
 EMPTY_SPREAD = 0.2
+#: how an empty antenna waits for a card: the chip searches until one comes, or the host polls
+ARRIVALS = ("wait", "poll")
 
 
 class ReaderGone(Exception):
@@ -76,8 +83,17 @@ class NfcZoneReader(Reader):
         watchdog: float = 5.0,
         known: Callable[[str], bool] | None = None,
         frontend: Callable[[], Any] = nfc.ContactlessFrontend,
+        arrival: str = "wait",
     ) -> None:
         super().__init__(zone, sink, clock)
+        if arrival not in ARRIVALS:
+            raise ValueError(f"arrival is one of {', '.join(ARRIVALS)}, not {arrival!r}")
+        #: "wait": an empty PN532 searches for a card itself; "poll": sense() every period
+        self.arrival = arrival
+        self._chip_wait = ChipWait(zone=zone)
+        #: whether the open reader's chip waits for cards (a PN532, ``arrival="wait"``)
+        self.chip_waits = False
+        self._waited = False  # whether the last poll was the chip's wait (no period to keep)
         self.path = path
         self.watchdog = watchdog
         #: whether the table already knows a uid (bound to a card): its card id is not read
@@ -166,12 +182,14 @@ class NfcZoneReader(Reader):
 
     def _open(self) -> Any:
         if self.path.startswith("udp"):
-            _probe_udp(self.path)
+            probe_udp(self.path)
         self._polls = 0
         self._selected = None
+        self._chip_wait.opened()
         clf = self._frontend()
         if not clf.open(self.path):
             raise OSError(errno.ENODEV, f"no reader at {self.path}")
+        self.chip_waits = self.arrival == "wait" and ChipWait.available(clf)
         return clf
 
     def _poll(self, clf: Any) -> None:
@@ -183,6 +201,10 @@ class NfcZoneReader(Reader):
                 return
             self._polls += 1
             self.health.polled()
+            if self._waited:  # the chip waited: search again at once, or READ a period on
+                started = time.monotonic()
+                if self.presence.present is None:
+                    continue
             period = self.presence.period
             if self.presence.present is None:
                 period *= random.uniform(1 - EMPTY_SPREAD, 1 + EMPTY_SPREAD)
@@ -195,7 +217,14 @@ class NfcZoneReader(Reader):
         started = time.monotonic()
         there = self._still_selected(clf)
         wanted = wanted or nfc.clf.RemoteTarget("106A")
-        target = None if there is not None else clf.sense(wanted, iterations=1)
+        self._waited = there is None and self._waits()
+        if there is not None:
+            target = None
+        elif self._waited:
+            target = self._chip_wait.wait(clf)
+        else:
+            self._chip_wait.settle(clf)
+            target = clf.sense(wanted, iterations=1)
         took = time.monotonic() - started
         if there is None and target is None and took > UDP_SILENT and not self._antenna_alive():
             raise ReaderGone(f"{self.path} stopped answering")  # not the card
@@ -209,6 +238,8 @@ class NfcZoneReader(Reader):
             self._write_while_here(clf, there)
         else:
             self._found(clf, target)
+            if target is not None and self._waited:
+                self._chip_wait.settle(clf)  # after the arrival: a removal's sense needs it
         return True
 
     def _still_selected(self, clf: Any) -> str | None:
@@ -227,9 +258,13 @@ class NfcZoneReader(Reader):
         self._selected = selected
         return uid
 
+    def _waits(self) -> bool:
+        """Whether this poll is the chip's own wait: an empty antenna on a PN532."""
+        return self.presence.present is None and self.chip_waits and self._chip_wait.honoured
+
     def _antenna_alive(self) -> bool:
         """Whether a simulated antenna's port still answers (hardware: always assumed)."""
-        return not self.path.startswith("udp") or _udp_alive(self.path)
+        return not self.path.startswith("udp") or udp_alive(self.path)
 
     def _ending(self) -> bool:
         return self._stop.is_set() or self._reopen.is_set()
@@ -270,6 +305,7 @@ class NfcZoneReader(Reader):
     def _activate_and_read(self, clf: Any, target: Any, uid: str, writing: str | None) -> None:
         """nfcpy's own activation and NDEF read: to write ``writing`` (a card id), or for a
         tag that is not a Type 2 tag with a 7-byte uid."""
+        self._chip_wait.settle(clf)  # activation re-selects with sense()
         tag = nfc.tag.activate(clf, target)
         activated = self.clock()
         if tag is None:  # lifted as it landed, or sliding: the next poll tries again
@@ -285,6 +321,7 @@ class NfcZoneReader(Reader):
         """A write asked for while the card lies here (enrolment from the tablet)."""
         if self._pending_write(uid) is None or self._selected is None:
             return
+        self._chip_wait.settle(clf)
         tag = nfc.tag.activate(clf, self._selected[1])
         if tag is None:
             self._selected = None
@@ -354,29 +391,3 @@ def _card_id(tag: Any) -> str | None:
         return decode_card_id(list(ndef_data.records)) if ndef_data is not None else None
     except Exception:
         return None
-
-
-def _udp_address(path: str) -> tuple[str, int]:
-    parts = path.split(":")
-    host = parts[1] if len(parts) > 1 and parts[1] else "localhost"
-    port = int(parts[2]) if len(parts) > 2 and parts[2] else 54321
-    return host, port
-
-
-def _udp_alive(path: str) -> bool:
-    """Whether a simulated antenna's port answers (a closed port refuses at once)."""
-    try:
-        _probe_udp(path)
-    except OSError:
-        return False
-    return True
-
-
-def _probe_udp(path: str) -> None:
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
-        probe.connect(_udp_address(path))
-        probe.settimeout(0.2)
-        probe.send(b"106B 050010")  # a Type B poll the antenna answers and otherwise ignores
-        # An antenna without fast_empty may stay silent; only a refusal is fatal.
-        with contextlib.suppress(TimeoutError):
-            probe.recv(64)

@@ -305,3 +305,32 @@ class Simulator:
     def close(self) -> None:
         for zone in self.zones.values():
             zone.close()
+
+
+# an nfcpy udp path's antenna, as the zone reader checks it
+
+
+def udp_address(path: str) -> tuple[str, int]:
+    parts = path.split(":")
+    host = parts[1] if len(parts) > 1 and parts[1] else "localhost"
+    port = int(parts[2]) if len(parts) > 2 and parts[2] else 54321
+    return host, port
+
+
+def udp_alive(path: str) -> bool:
+    """Whether a simulated antenna's port answers (a closed port refuses at once)."""
+    try:
+        probe_udp(path)
+    except OSError:
+        return False
+    return True
+
+
+def probe_udp(path: str) -> None:
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        probe.connect(udp_address(path))
+        probe.settimeout(0.2)
+        probe.send(b"106B 050010")  # a Type B poll the antenna answers and otherwise ignores
+        # An antenna without fast_empty may stay silent; only a refusal is fatal.
+        with contextlib.suppress(TimeoutError):
+            probe.recv(64)

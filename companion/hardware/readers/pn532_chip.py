@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from companion.hardware.readers import pn532_timing as timing
 from companion.hardware.readers.ntag_sim import NtagCard
 from companion.hardware.readers.pn532_frames import crc_a
+from companion.hardware.readers.pn532_search import Search
 
 FIRMWARE_VERSION = bytes.fromhex("32010607")  # IC PN532, version 1.6, supports ISO A/B/18092
 BAUD_RATES = (9600, 19200, 38400, 57600, 115200, 230400, 460800, 921600, 1288000)
@@ -37,10 +38,14 @@ class SyntaxFault(Exception):
 @dataclass(frozen=True)
 class Answer:
     """A command's answer data (after TFI and the response code) and how long the chip took
-    between its ACK and the answer, in modelled seconds."""
+    between its ACK and the answer, in modelled seconds. An InListPassiveTarget still
+    searching carries its :class:`~.pn532_search.Search`."""
 
     data: bytes
     busy_s: float = 0.0
+    #: an InListPassiveTarget that found no card at once and goes on searching: ``data`` and
+    #: ``busy_s`` are its answer if nothing comes (see :mod:`.pn532_search`)
+    search: Search | None = None
 
 
 class Pn532Chip:
@@ -51,7 +56,10 @@ class Pn532Chip:
     as reported for NTAG216 on PN532 firmware 1.6 [NXPQ 832756/481864; ADA52]; off by default
     (nfcpy switches the field off before each sense and never meets it). ``activation_miss``:
     the chance that one activation try just after the field comes on misses a card lying there
-    (0 by default; one public bench saw half of the senses miss, [SPIKE], unconfirmed)."""
+    (0 by default; one public bench saw half of the senses miss, [SPIKE], unconfirmed).
+    ``endless_search=False``: a chip that does not honour MxRtyPassiveActivation 0xFF and
+    makes two tries as if it were 1 (no source says a PN532 does; whether a real one waits is
+    for ``companion doctor`` to find out, hardware/README.md)."""
 
     def __init__(
         self,
@@ -61,8 +69,10 @@ class Pn532Chip:
         rng: random.Random | None = None,
         relist_quirk: bool = False,
         activation_miss: float = 0.0,
+        endless_search: bool = True,
     ) -> None:
         self.profile = profile
+        self.endless_search = endless_search
         self.drop_reads = drop_reads
         self.relist_quirk = relist_quirk
         self.activation_miss = activation_miss
@@ -211,18 +221,41 @@ class Pn532Chip:
         if ignored:
             self.card_state = "idle"
         retries = self.passive_activation_retries
-        tries = retries + 1 if retries != 0xFF else None  # None: until found (or the cap)
+        if retries == timing.ENDLESS_RETRIES and not self.endless_search:
+            retries = 1
+        tries = retries + 1 if retries != timing.ENDLESS_RETRIES else None  # None: until found
         if card is not None and (wanted is None or wanted == card.uid):
             missed = self._missed_tries(tries) if cold else 0
             if tries is None or missed < tries:
-                self.card_state, self.listed = "active", True
-                self.registers[CIU_FIFO_LEVEL] = 0
-                found = b"\x01\x01\x00\x44\x00\x07" + card.uid  # NbTg Tg SENS_RES SEL_RES uid
-                busy = guard + missed * timing.EMPTY_REQA_S + timing.ACTIVATION_7_BYTE_UID_S
-                return Answer(found, self._rf(busy))
+                busy = guard + missed * timing.EMPTY_TRY_S + timing.ACTIVATION_7_BYTE_UID_S
+                return self._listed(card, self._rf(busy))
         self.registers[CIU_FIFO_DATA] = REQA  # no SENS_RES: the REQA is still in the FIFO
-        searching = timing.ENDLESS_SEARCH_CAP_S if tries is None else tries * timing.EMPTY_REQA_S
-        return Answer(b"\x00", self._rf(guard + searching))
+        searching = timing.ENDLESS_SEARCH_CAP_S if tries is None else tries * timing.EMPTY_TRY_S
+        # No card answered yet: the search goes on, and a card that comes is found (a card
+        # lying here that every try missed has had its chance: the answer is final).
+        search = None
+        if data[1] == 0x00 and card is None:
+            rf = self._rf
+            search = Search(
+                wanted, tries, rf(guard), rf(timing.EMPTY_TRY_S), rf(timing.ACTIVATION_7_BYTE_UID_S)
+            )
+        return Answer(b"\x00", self._rf(guard + searching), search)
+
+    def search_found(self, search: Search, arrived_s: float) -> Answer | None:
+        """The answer of a running ``search`` to the card in the field now, which came at
+        ``arrived_s`` (modelled seconds since the search began); None while no card it wants
+        is here, or if the search gave up before a try met it."""
+        card = self.card
+        if card is None or (search.wanted is not None and search.wanted != card.uid):
+            return None
+        answered = search.answered_s(arrived_s)
+        return None if answered is None else self._listed(card, answered)
+
+    def _listed(self, card: NtagCard, busy_s: float) -> Answer:
+        self.card_state, self.listed = "active", True
+        self.registers[CIU_FIFO_LEVEL] = 0
+        # NbTg, Tg, SENS_RES, SEL_RES, NFCIDLength, uid
+        return Answer(b"\x01\x01\x00\x44\x00\x07" + card.uid, busy_s)
 
     def _missed_tries(self, tries: int | None) -> int:
         """How many tries in a row miss a card that lies there, the field just switched on."""

@@ -16,10 +16,14 @@ firmware, RF) through ``sleep``, and that time is added to :attr:`EmulatedPN532.
 or not it was slept (tests pass a ``sleep`` that returns at once and read the accounting).
 
 nfcpy finds a ``tty:<name>:pn532`` device only in ``/dev``, so the emulator needs a writable
-``/dev`` (root, or a CI container): :class:`EmulatorUnavailable` says so otherwise.
-``drop_reads`` loses that fraction of NTAG READs on air, ``activation_miss`` that fraction of
-activation tries just after the field comes on (both seeded by ``seed``); ``present=False``
-makes a reader that is missing (its path names no device until :meth:`EmulatedPN532.plug`).
+``/dev`` (root, or a CI container): :class:`EmulatorUnavailable` says so otherwise. An
+InListPassiveTarget that finds no card at once goes on searching as the chip does
+(:mod:`.pn532_search`): the host gets its ACK now and its answer when a card comes into the field
+(on the next try after :meth:`EmulatedPN532.place`), when a finite search has made its
+MxRtyPassiveActivation + 1 tries ("no target"), or never, if the host aborts it with an ACK frame
+(or sends another command). ``drop_reads``, ``activation_miss`` (seeded by ``seed``) and
+``endless_search`` are :class:`~.pn532_chip.Pn532Chip`'s; ``present=False`` makes a reader that
+is missing (its path names no device until :meth:`EmulatedPN532.plug`).
 """
 
 from __future__ import annotations
@@ -38,7 +42,7 @@ from dataclasses import dataclass
 
 from companion.hardware.readers import pn532_timing as timing
 from companion.hardware.readers.ntag_sim import NtagCard
-from companion.hardware.readers.pn532_chip import Pn532Chip, SyntaxFault
+from companion.hardware.readers.pn532_chip import Answer, Pn532Chip, SyntaxFault
 from companion.hardware.readers.pn532_frames import (
     ACK,
     ERROR_FRAME,
@@ -47,6 +51,8 @@ from companion.hardware.readers.pn532_frames import (
     HostFrame,
     answer_frame,
 )
+from companion.hardware.readers.pn532_pty import answer_promptly, remove_stale
+from companion.hardware.readers.pn532_search import Search
 
 DEVICE_DIR = "/dev"
 DEVICE_PREFIX = "pn532emu"
@@ -91,6 +97,20 @@ class LinkStats:
         )
 
 
+@dataclass(frozen=True)
+class _Searching:
+    """An InListPassiveTarget the chip is still searching for: ACKed, not yet answered."""
+
+    search: Search
+    received: float  #: the emulator's clock when its frame arrived
+    rf_start: float  #: seconds after ``received`` that the chip began its RF work
+    if_nothing: Answer  #: its answer if no card comes ("no target" when a finite one ends)
+
+    def at(self, modelled_s: float) -> float:
+        """A time of the search (modelled seconds since its RF work began) on the clock."""
+        return self.received + self.rf_start + modelled_s
+
+
 class EmulatedPN532:
     """One PN532 board with its antenna, on a pty linked from ``/dev/<device_name>``."""
 
@@ -101,6 +121,7 @@ class EmulatedPN532:
         *,
         drop_reads: float = 0.0,
         activation_miss: float = 0.0,
+        endless_search: bool = True,
         seed: int = 0,
         present: bool = True,
         sleep: Callable[[float], None] = time.sleep,
@@ -110,6 +131,7 @@ class EmulatedPN532:
         self.name = name
         self.profile = timing.profile_named(profile)
         self.drop_reads, self.activation_miss = drop_reads, activation_miss
+        self.endless_search = endless_search
         self.chip = self._power_up(random.Random(seed))
         self.sleep, self.clock = sleep, clock
         slug = re.sub(r"[^a-zA-Z0-9]+", "-", name).strip("-") or "zone"
@@ -120,8 +142,11 @@ class EmulatedPN532:
         self._fds: tuple[int, int] | None = None
         self._thread: threading.Thread | None = None
         self._stop = threading.Event()
+        self._searching: _Searching | None = None  # the serving thread's (under _lock)
+        self._placed_at = 0.0  # when the card in the field came (the emulator's clock)
+        self._wake: tuple[int, int] | None = None  # a pipe: a card came, look again
         _check_writable(device_dir)
-        _remove_stale(device_dir)
+        remove_stale(device_dir, DEVICE_PREFIX)
         if present:
             self.plug()
 
@@ -148,6 +173,11 @@ class EmulatedPN532:
     def place(self, card: NtagCard) -> None:
         with self._lock:
             self.chip.place(card)
+            self._placed_at = self.clock()
+            wake = self._wake
+        if wake is not None:  # a search in progress finds it on its next try
+            with contextlib.suppress(OSError):
+                os.write(wake[1], b"!")
 
     def lift(self) -> NtagCard | None:
         with self._lock:
@@ -177,6 +207,7 @@ class EmulatedPN532:
             self.chip = self._power_up(self.chip.rng)
             self.chip.place(card)
         self._fds = (master, slave)
+        self._wake = os.pipe()
         self._stop = threading.Event()
         # "sim-": the benchmarks count simulator threads apart from the table's own
         name = f"sim-pn532-{self.name}"
@@ -187,7 +218,11 @@ class EmulatedPN532:
 
     def _power_up(self, rng: random.Random) -> Pn532Chip:
         return Pn532Chip(
-            self.profile, drop_reads=self.drop_reads, activation_miss=self.activation_miss, rng=rng
+            self.profile,
+            drop_reads=self.drop_reads,
+            activation_miss=self.activation_miss,
+            endless_search=self.endless_search,
+            rng=rng,
         )
 
     def unplug(self) -> None:
@@ -198,11 +233,12 @@ class EmulatedPN532:
             self._thread = None
         with contextlib.suppress(FileNotFoundError):
             os.unlink(self.device)
-        if self._fds is not None:
-            for fd in self._fds:
+        for fds in (self._fds, self._wake):
+            for fd in fds or ():
                 with contextlib.suppress(OSError):
                     os.close(fd)
-            self._fds = None
+        self._fds = self._wake = None
+        self._searching = None
 
     # the simulator antennas' names for the same two
     close = unplug
@@ -211,28 +247,34 @@ class EmulatedPN532:
     # the serving thread
 
     def _serve(self, serving: threading.Event) -> None:
-        assert self._fds is not None
-        master, stop = self._fds[0], self._stop
+        assert self._fds is not None and self._wake is not None
+        master, wake, stop = self._fds[0], self._wake[0], self._stop
         try:
-            _answer_promptly()
+            answer_promptly()
         finally:
             serving.set()
         parser = FrameParser()
         while not stop.is_set():
-            if not select.select([master], [], [], 0.05)[0]:
-                continue
-            try:
-                data = os.read(master, 4096)
-            except OSError:
-                return
-            received = self.clock()
-            for frame in parser.feed(data):
-                replies = self._answer(frame, received)
-                while replies:  # what the host sees at the same moment goes in one write
-                    at = replies[0][0]
-                    now = [reply for delay, reply in replies if delay == at]
-                    replies = [(delay, reply) for delay, reply in replies if delay != at]
-                    self._send(master, received + at, b"".join(now))
+            ready = select.select([master, wake], [], [], self._until_search_ends())[0]
+            if wake in ready:
+                with contextlib.suppress(OSError):
+                    os.read(wake, 64)
+            if master in ready:
+                try:
+                    data = os.read(master, 4096)
+                except OSError:
+                    return
+                received = self.clock()
+                for frame in parser.feed(data):
+                    self._send_all(master, received, self._answer(frame, received))
+            self._send_all(master, 0.0, self._search_answer())
+
+    def _send_all(self, master: int, received: float, replies: list[tuple[float, bytes]]) -> None:
+        while replies:  # what the host sees at the same moment goes in one write
+            at = replies[0][0]
+            now = [reply for delay, reply in replies if delay == at]
+            replies = [(delay, reply) for delay, reply in replies if delay != at]
+            self._send(master, received + at, b"".join(now))
 
     def _send(self, master: int, at: float, reply: bytes) -> None:
         wait = at - self.clock()
@@ -240,6 +282,16 @@ class EmulatedPN532:
             self.sleep(wait)
         with contextlib.suppress(OSError):  # the host may be gone already
             os.write(master, reply)
+
+    def _until_search_ends(self) -> float:
+        """How long the serving thread may wait for the host or a card (it looks at its stop
+        event every 50 ms): until a finite search gives up."""
+        with self._lock:
+            searching = self._searching
+        ends = searching.search.ends_s if searching is not None else None
+        if searching is None or ends is None:
+            return 0.05
+        return min(0.05, max(0.0, searching.at(ends) - self.clock()))
 
     def _answer(self, frame: HostFrame, received: float) -> list[tuple[float, bytes]]:
         """The replies to one host frame, each with when the host sees it (seconds after
@@ -250,6 +302,10 @@ class EmulatedPN532:
                 # nfcpy flushes the port's output as it reopens it at the new rate, which on a
                 # pty can discard its ACK after SetSerialBaudrate: its next frame is the cue too
                 chip.host_ack()
+            if frame.kind in ("ack", "command"):
+                # The host's ACK aborts a search still running: it answers nothing more. A
+                # host that gave up on it without one sends its next command: the same.
+                self._searching = None
             usb_out = profile.usb_out_s if profile.rf else 0.0
             wire_in = profile.uart_s(frame.size, chip.baud) + usb_out
             replies: list[tuple[float, bytes]] = []
@@ -260,51 +316,73 @@ class EmulatedPN532:
             elif chip.asleep and frame.leading < WAKE_LEADING:
                 pass  # a sleeping PN532 misses a frame sent without a wake-up preamble
             else:
-                replies = self._execute(frame.body, wire_in)
-            self._count(frame.size, replies)
+                return self._execute(frame, wire_in, received)
+            self._count(LinkStats(bytes_to_chip=frame.size), replies)
             return replies
 
-    def _execute(self, body: bytes, wire_in: float) -> list[tuple[float, bytes]]:
-        chip, profile = self.chip, self.profile
+    def _execute(
+        self, frame: HostFrame, wire_in: float, received: float
+    ) -> list[tuple[float, bytes]]:
+        chip, profile, body = self.chip, self.profile, frame.body
         try:
             answer = chip.command(body[1], body[2:])
             reply, busy = answer_frame(body[1], answer.data), answer.busy_s
         except SyntaxFault:
-            reply, busy = ERROR_FRAME, 0.0
+            answer, reply, busy = Answer(b""), ERROR_FRAME, 0.0
         ack_arrives = wire_in + profile.uart_s(len(ACK), chip.baud)
-        done = wire_in + profile.uart_s(len(ACK), chip.baud) + profile.firmware_s + busy
-        answer_arrives = done + profile.uart_s(len(reply), chip.baud)
         # A round trip starts with the bridge empty: the host sent after it saw the last answer.
         bridge = timing.Bridge(profile.bridge_latency_s)
         ack_seen = bridge.deliver(ack_arrives)
-        answer_seen = bridge.deliver(answer_arrives)
-        return [(ack_seen, ACK), (answer_seen, reply)]
-
-    def _count(self, size: int, replies: list[tuple[float, bytes]]) -> None:
-        answered = len(replies) == 2
-        self._stats = self._stats + LinkStats(
-            round_trips=int(answered),
-            bytes_to_chip=size,
-            bytes_from_chip=sum(len(reply) for _, reply in replies),
-            modelled_s=max((at for at, _ in replies), default=0.0) if answered else 0.0,
+        sent = LinkStats(round_trips=1, bytes_to_chip=frame.size)
+        if answer.search is not None:  # no card yet: the answer waits (_search_answer)
+            rf_start = ack_arrives + profile.firmware_s
+            self._searching = _Searching(answer.search, received, rf_start, answer)
+            replies = [(ack_seen, ACK)]
+            self._count(sent, replies)
+            return replies
+        answer_arrives = (
+            ack_arrives + profile.firmware_s + busy + profile.uart_s(len(reply), chip.baud)
         )
+        replies = [(ack_seen, ACK), (bridge.deliver(answer_arrives), reply)]
+        self._count(sent, replies)
+        return replies
 
+    def _search_answer(self) -> list[tuple[float, bytes]]:
+        """The answer of the search in progress, once a card it wants has come (on its next
+        try) or a finite one has given up; each time on the emulator's clock."""
+        with self._lock:
+            searching, chip = self._searching, self.chip
+            if searching is None:
+                return []
+            arrived = max(0.0, self._placed_at - searching.at(0.0))
+            answer = chip.search_found(searching.search, arrived)
+            ends = searching.search.ends_s
+            if answer is None and ends is not None and self.clock() >= searching.at(ends):
+                answer = searching.if_nothing
+            if answer is None:
+                return []
+            self._searching = None
+            reply = answer_frame(0x4A, answer.data)
+            arrives = searching.at(answer.busy_s) + self.profile.uart_s(len(reply), chip.baud)
+            seen = timing.Bridge(self.profile.bridge_latency_s).deliver(arrives)
+            replies = [(seen, reply)]
+            self._count(LinkStats(), replies, modelled_s=seen - searching.received)
+            return replies
 
-def _answer_promptly() -> None:
-    """Put the calling (serving) thread ahead of ordinary work on this machine.
-
-    nfcpy gives the chip 100 ms to ACK each command (``pn53x.Chipset.command``) and its HSU
-    open 100 ms per read; a real PN532 is never late, but this thread is late whenever a loaded
-    machine does not run it within that window, and nfcpy then fails the open or the command
-    (EIO, ETIMEDOUT). A real-time round-robin thread runs as soon as the host's frame arrives;
-    it answers in microseconds and sleeps in ``select`` otherwise. Where real-time scheduling is
-    not allowed, a lower nice value; where neither is, the default (only slower to answer)."""
-    thread = threading.get_native_id()
-    try:
-        os.sched_setscheduler(thread, os.SCHED_RR, os.sched_param(1))
-    except OSError:
-        with contextlib.suppress(OSError):
-            os.setpriority(os.PRIO_PROCESS, thread, -10)
+    def _count(
+        self, sent: LinkStats, replies: list[tuple[float, bytes]], modelled_s: float | None = None
+    ) -> None:
+        """Count a host frame and its replies; a round trip's modelled time: its answer seen."""
+        answered = sent.round_trips and len(replies) == 2
+        if modelled_s is None:
+            modelled_s = max((at for at, _ in replies), default=0.0) if answered else 0.0
+        self._stats = (
+            self._stats
+            + sent
+            + LinkStats(
+                bytes_from_chip=sum(len(reply) for _, reply in replies), modelled_s=modelled_s
+            )
+        )
 
 
 def _check_writable(device_dir: str) -> None:
@@ -319,23 +397,3 @@ def _unwritable(device_dir: str, error: OSError | None) -> str:
         f"tty:<name> there), which this process cannot write{why}: run as root or in a "
         'container, or use the UDP simulator (reader = "sim:udp")'
     )
-
-
-def _remove_stale(device_dir: str) -> None:
-    """Links left by emulators of processes that died without closing them."""
-    for entry in os.listdir(device_dir):
-        match = re.match(rf"{DEVICE_PREFIX}(\d+)x", entry)
-        if match is None or _alive(int(match.group(1))):
-            continue
-        with contextlib.suppress(OSError):
-            os.unlink(os.path.join(device_dir, entry))
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True

@@ -23,6 +23,11 @@ FDT_S = (9 * 128 + 84) / 13.56e6
 ACTIVATION_7_BYTE_UID_S = 4.4e-3
 #: one REQA that no card answers: a 7-bit short frame and the ATQA window [notes §3 table]
 EMPTY_REQA_S = 0.4e-3
+#: one activation try of InListPassiveTarget that no card answers, the PN532 firmware's retry
+#: loop included: the low end of the notes' 2-8 ms planning range for an empty search (est.,
+#: notes §1.2, §6 no. 3: undocumented; on air a try is only EMPTY_REQA_S). A search repeats it
+#: MxRtyPassiveActivation + 1 times, or until a card answers at 0xFF [LIBNFC; notes §1.1]
+EMPTY_TRY_S = 2.0e-3
 #: unmodulated field before the first REQA after the field comes on [ISO3 §5: "at least 5.1 ms"]
 FIELD_ON_GUARD_S = 5.1e-3
 #: an NTAG's EEPROM programming time per WRITE (est.: the notes give no figure; NTAG21x data
@@ -32,9 +37,13 @@ NTAG_WRITE_PROGRAMMING_S = 4.1e-3
 DEFAULT_RETRY_TIMEOUT_INDEX = 0x0A
 #: MxRtyPassiveActivation at power-on: 0xFF, retry for ever [LIBNFC; Adafruit docs]
 DEFAULT_PASSIVE_ACTIVATION_RETRIES = 0xFF
-#: what an endless InListPassiveTarget waits before the emulator answers "no target" anyway
-#: (the emulator's choice, no PN532 figure: a real chip waits until a card comes, or the host
-#: aborts it with an ACK)
+#: MxRtyPassiveActivation 0xFF: InListPassiveTarget tries until a card answers, or the host
+#: aborts it with an ACK frame [LIBNFC pn53x.c; Adafruit docs "0xFF to wait forever"; notes §1.1;
+#: the ACK abort: UM0701-02's HSU frame rules, as NFCPY pn53x.py ``command`` applies them: it
+#: writes an ACK to "cancel command" when its wait for an answer times out]
+ENDLESS_RETRIES = 0xFF
+#: what an endless InListPassiveTarget costs where nothing can arrive or abort it (the SPI
+#: bus model: the emulator's choice, no PN532 figure)
 ENDLESS_SEARCH_CAP_S = 1.0
 
 

@@ -23,10 +23,11 @@ one card, however its glimpses fall.
 
 A poll that failed is never reported here: a reader error is never a card leaving. While a
 card lies on the antenna it is polled every ``present_period``, so that its removal is noticed
-within about ``misses_to_leave * present_period``; an empty antenna as often, so that a card put
-on waits half a period on average: an empty poll and a resting card's are four PN532 round
-trips each, so an idle table costs what a table with a card on every zone does
-(``bench/empty_period_bench.py`` has the trade-off).
+within about ``misses_to_leave * present_period``. An empty PN532 is not polled at all (its chip
+waits for a card itself: ``chip_wait.py``); an empty antenna that is polled (``#poll``, the udp
+simulator) is polled as often, so that a card put on waits half a period on average: an empty
+poll and a resting card's are four PN532 round trips each (``bench/empty_period_bench.py`` has
+the trade-off).
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ from companion.hardware.readers.base import TagRead
 
 MISSES_TO_LEAVE = 2
 PRESENT_PERIOD = 0.035  #: seconds between polls while a card lies on the antenna
-EMPTY_PERIOD = 0.035  #: seconds between polls of an empty antenna (see the docstring)
+EMPTY_PERIOD = 0.035  #: seconds between polls of an empty antenna that is polled (docstring)
 
 
 @dataclass

@@ -19,10 +19,14 @@ import nfc.clf
 
 from companion.hardware.checkup import Series
 from companion.hardware.readers.base import Clock, ReaderError
+from companion.hardware.readers.chip_wait import ChipWait
 from companion.hardware.readers.nfc_zone import PRESENCE_READ, PRESENCE_TIMEOUT
 
 __all__ = ["ReaderProbe", "firmware_text"]
 
+#: how long the chip's own wait for a card is held with no card (a chip that waits holds it
+#: until the host gives up; one that ignores MxRtyPassiveActivation 0xFF answers at once)
+CHIP_WAIT_S = 0.3
 #: how often a waiting probe senses for the card a person is laying down
 WAIT_PERIOD = 0.05
 #: link failures in a row after which the reader counts as gone (one is a late answer)
@@ -113,6 +117,21 @@ class ReaderProbe:
         while answer is LINK_ERROR:  # until it answers, or ReaderError after a few in a row
             answer = self._call(chipset.get_firmware_version)
         return firmware_text(bytes(answer)), self._timed(chipset.get_firmware_version, tries)
+
+    def chip_wait(self, seconds: float = CHIP_WAIT_S) -> tuple[float, bool] | None:
+        """One waiting search (:mod:`.chip_wait`) on what should be an empty antenna: how
+        long it ran before the chip answered or the host gave up (wall-clock seconds, whatever
+        the probe's clock: this is about holding, not speed), and whether a card answered;
+        None where the reader is not a PN532 on nfcpy's driver, or the link failed it."""
+        if not ChipWait.available(self.clf):
+            return None
+        wait = ChipWait(seconds, spread=0.0)
+        started = time.monotonic()
+        found = self._call(wait.wait, self.clf)
+        held = time.monotonic() - started
+        if found is LINK_ERROR or self._call(wait.settle, self.clf) is LINK_ERROR:
+            return None
+        return held, found is not None
 
     def empty_senses(self, tries: int) -> tuple[Series, int]:
         """``tries`` timed ``sense()`` calls on what should be an empty antenna, and how many

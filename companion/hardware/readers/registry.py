@@ -9,6 +9,10 @@
                        ``udp`` driver against the NTAG simulator)
 ``mock:``              in memory, for unit tests (:class:`.mock.MockReader`)
 =====================  =====================================================================
+
+``nfc:`` and ``sim:`` take ``#poll`` at the end (``nfc:tty:nfc-zone1:pn532#poll``): an empty
+antenna is polled with ``sense()`` every period instead of the PN532 waiting for a card itself
+(for a chip that does not honour the wait: ``hardware/README.md``'s acceptance checklist).
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ from collections.abc import Callable
 
 from companion.hardware.readers.base import Clock, Reader, ReaderError, Sink
 from companion.hardware.readers.mock import MockReader
-from companion.hardware.readers.nfc_zone import NfcZoneReader
+from companion.hardware.readers.nfc_zone import ARRIVALS, NfcZoneReader
 from companion.hardware.readers.pn532_timing import DEFAULT_PROFILE
 from companion.hardware.readers.serial_board import SerialBoard
 from companion.hardware.readers.sim_table import SimulatedTable, antenna_kinds
@@ -73,13 +77,35 @@ class ReaderContext:
 Driver = Callable[[str, str, Sink, Clock, ReaderContext], Reader]
 
 
-def _nfc(rest: str, zone: str, sink: Sink, clock: Clock, context: ReaderContext) -> Reader:
+def split_arrival(rest: str) -> tuple[str, str]:
+    """An ``nfc:``/``sim:`` spec's rest without its ``#`` option, and how an empty antenna
+    waits for a card (``wait`` unless ``#poll``).
+
+    :raises ValueError: for another option, saying what to write."""
+    rest, hashed, option = rest.partition("#")
+    if hashed and option not in ARRIVALS[1:]:
+        raise ValueError(
+            f"'#{option}' is not a reader option; write '#poll' at the end to poll an empty "
+            "antenna every period, or nothing to let the PN532 wait for a card itself"
+        )
+    return rest, option or ARRIVALS[0]
+
+
+def _nfc(spec: str, zone: str, sink: Sink, clock: Clock, context: ReaderContext) -> Reader:
+    try:
+        rest, arrival = split_arrival(spec)
+    except ValueError as exc:
+        raise ReaderError(f"zone {zone}: {exc}") from None
     if not rest:
         raise ReaderError(f"zone {zone}: 'nfc:' needs an nfcpy path, e.g. nfc:tty:nfc-zone1:pn532")
-    return NfcZoneReader(zone, sink, clock, path=rest, known=context.is_known)
+    return NfcZoneReader(zone, sink, clock, path=rest, known=context.is_known, arrival=arrival)
 
 
-def _sim(rest: str, zone: str, sink: Sink, clock: Clock, context: ReaderContext) -> Reader:
+def _sim(spec: str, zone: str, sink: Sink, clock: Clock, context: ReaderContext) -> Reader:
+    try:
+        rest, arrival = split_arrival(spec)
+    except ValueError as exc:
+        raise ReaderError(f"zone {zone}: {exc}") from None
     if rest and rest not in antenna_kinds():
         kinds = ", ".join(["sim:", *(f"sim:{kind}" for kind in antenna_kinds())])
         raise ReaderError(f"zone {zone}: unknown simulated reader 'sim:{rest}'; use {kinds}")
@@ -87,7 +113,8 @@ def _sim(rest: str, zone: str, sink: Sink, clock: Clock, context: ReaderContext)
         sim_zone = context.simulator.add_zone(zone, rest)
     except ValueError as exc:
         raise ReaderError(f"zone {zone}: {exc}") from None
-    return NfcZoneReader(zone, sink, clock, path=sim_zone.path, known=context.is_known)
+    path = sim_zone.path
+    return NfcZoneReader(zone, sink, clock, path=path, known=context.is_known, arrival=arrival)
 
 
 def _serial(rest: str, zone: str, sink: Sink, clock: Clock, context: ReaderContext) -> Reader:

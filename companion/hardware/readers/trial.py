@@ -153,7 +153,11 @@ class TapTrial:
         return None
 
     def _estimated_lay(self, at: float) -> float:
-        """Halfway between the last poll that did not see the card and the next."""
+        """Halfway between the last poll that did not see the card and the next; where the
+        chip waited for it (no polls to go by: it was found on the chip's next try), about
+        half an empty sense before the read: its activation and the answer's round trips."""
+        if self.reader.chip_waits:
+            return at - (self.empty_poll or 0.0) / 2
         period = self.reader.presence.empty_period
         before = [end for end in self._log.ends if end < at]
         if not before:
