@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 
 import nfc
 import nfc.clf
@@ -26,19 +26,13 @@ from companion.hardware.readers.ntag_sim import NtagCard
 from companion.hardware.readers.pn532_emulator import EmulatedPN532, LinkStats
 from companion.hardware.readers.pn532_frames import ACK, ERROR_FRAME, HostFrame, answer_frame
 from companion.hardware.readers.registry import ReaderContext, open_reader
+from tests.waiting import eventually
 
 UID = "04A1B2C3D4E5F1"
 
 
 def no_wait(seconds: float) -> None:
     """The emulator's sleep here: its accounting keeps the modelled time."""
-
-
-def until(check: Callable[[], bool], timeout: float = 3.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not check():
-        assert time.monotonic() < deadline, "the emulator did not get there in time"
-        time.sleep(0.002)
 
 
 class Stepped:
@@ -78,7 +72,9 @@ def test_a_card_put_on_during_the_search_is_read_from_that_search(stepped: Stepp
     assert ChipWait.available(stepped.clf)
     polling = threading.Thread(target=stepped.poll)
     polling.start()
-    until(stepped.searching)  # the chip is searching; the reader thread waits on the link
+    eventually(
+        stepped.searching, what="the chip searching", every=0.002
+    )  # the chip is searching; the reader thread waits on the link
     stepped.chip.place(NtagCard.for_card(UID, "core/zapbot"))
     polling.join(timeout=SEARCH_TIMEOUT + 2)
     assert not polling.is_alive()
@@ -106,10 +102,12 @@ def test_the_host_timeout_aborts_the_search_with_an_ack_and_searches_again(
     # it waited (its timeout spread +-20 % so that zones do not abort in step); nothing came
     assert time.monotonic() - started >= (1 - SEARCH_SPREAD) * SEARCH_TIMEOUT * 0.95
     assert stepped.reads == []
-    until(lambda: not stepped.searching())  # nfcpy's ACK reached the chip: search aborted
+    eventually(
+        lambda: not stepped.searching(), what="the search aborted", every=0.002
+    )  # nfcpy's ACK reached the chip: search aborted
     before = stepped.chip.stats
     stepped.poll()
-    until(lambda: not stepped.searching())
+    eventually(lambda: not stepped.searching(), what="the search aborted", every=0.002)
     again = stepped.chip.stats - before
     # one search a timeout (instead of four round trips every 35 ms): its frame and the ACK
     # that aborted it went to the chip, and only the chip's ACK of the command came back
@@ -126,13 +124,15 @@ def test_stop_during_a_search_is_prompt_and_leaves_the_chip_working() -> None:
     reader = NfcZoneReader("base-1", reads.append, time.monotonic, path=chip.path)
     try:
         reader.start()
-        until(lambda: chip._searching is not None, timeout=5)
+        eventually(lambda: chip._searching is not None, timeout=5, what="the chip searching")
         asked = time.monotonic()
         reader.stop()
         # within one search's timeout (spread included), not the 3 s join timeout
         assert time.monotonic() - asked < (1 + SEARCH_SPREAD) * SEARCH_TIMEOUT + 0.5
         assert reader._thread is None and reader.health.snapshot().state == "stopped"
-        until(lambda: chip._searching is None)  # aborted: the chip waits for a command
+        eventually(
+            lambda: chip._searching is None, what="the search aborted"
+        )  # aborted: the chip waits for a command
         chip.place(NtagCard.for_card(UID))
         clf = nfc.ContactlessFrontend(chip.path)  # the next user of the chip
         try:
