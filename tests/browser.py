@@ -68,12 +68,15 @@ class LiveTable:
         names = zone_names or list(TableConfig.simulated(zones).hardware.readers)
         readers = {zone: reader for zone in names}
         self.service = TableService(self.live, readers, clock=clock, worker_thread=worker_thread)
-        self.service.start()
         self.port = 0
         self.dashboard: Dashboard | None = None
         self.thread: threading.Thread | None = None
         self.used: set[str] = set()
+        # The app first, as `companion serve` does: Python 3.11's ast module keeps one recursion
+        # count for every thread, so Flask compiling its routes while a reader thread formats a
+        # traceback can fail with "AST constructor recursion depth mismatch" (CPython gh-106905).
         self.serve()
+        self.service.start()
 
     @property
     def url(self) -> str:
