@@ -72,9 +72,10 @@ class LiveTable:
         self.dashboard: Dashboard | None = None
         self.thread: threading.Thread | None = None
         self.used: set[str] = set()
-        # The app first, as `companion serve` does: Python 3.11's ast module keeps one recursion
-        # count for every thread, so Flask compiling its routes while a reader thread formats a
-        # traceback can fail with "AST constructor recursion depth mismatch" (CPython gh-106905).
+        # The app first, as `companion serve` does: Python 3.11 keeps the AST constructor's
+        # recursion count in the interpreter, shared by threads, so Flask compiling its routes
+        # while another thread parses (a traceback being formatted) can fail with "AST
+        # constructor recursion depth mismatch" (see CPython gh-106905).
         self.serve()
         self.service.start()
 
