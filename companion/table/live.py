@@ -38,7 +38,7 @@ class LiveGame:
     def start(cls, store: EventStore, header: dict[str, Any], catalogue: Catalogue) -> LiveGame:
         parsed = _header(header, catalogue)
         game_id = store.log.create_game(header)
-        return cls(store, game_id, Game(parsed, catalogue))
+        return cls(store, game_id, Game(parsed, catalogue, story=True))
 
     @classmethod
     def resume(cls, store: EventStore, game_id: int, catalogue: Catalogue) -> LiveGame:
@@ -46,7 +46,7 @@ class LiveGame:
         Its lines are not checked again: each was checked when it came in (:meth:`submit`),
         and the store reads them back as strict JSON."""
         record = store.log.game(game_id)
-        game = Game(_header(record.header, catalogue), catalogue)
+        game = Game(_header(record.header, catalogue), catalogue, story=True)
         for seq, line in enumerate(store.log.lines(game_id), start=1):
             try:
                 game.apply(line)  # type: ignore[arg-type]  # checked when it was submitted

@@ -69,7 +69,12 @@ class Game:
     lines are kept too, so that a tap among them can be moved to where its card rests
     (:mod:`.corrections`)."""
 
-    def __init__(self, header: Header, catalogue: Catalogue) -> None:
+    def __init__(self, header: Header, catalogue: Catalogue, *, story: bool = False) -> None:
+        """``story``: keep each line's events with its undo group, for a live table's story of
+        recent events (:meth:`told`, :attr:`undoable`, :attr:`undone`). A replay does not keep
+        them: every line's events held for the whole game cost a tape's replay a third of its
+        speed in garbage collection."""
+        self._story = story
         #: the cards as this table's printings say (the header chose them)
         self.catalogue = printed(catalogue, header.printings)
         self.cthulhu = header.game == "munchkin-cthulhu"
@@ -165,21 +170,27 @@ class Game:
             journal = record(self._journal, self.state, line)
         events = events + _vp_changes(self.state, new_state, line)
         version = self.state.version + 1
-        told = Told(version, line, events)
+        told = Told(version, line, events) if self._story else None
         if changed:
-            self._before.append(Past(self.state, self._journal, (told,)))
+            self._before.append(Past(self.state, self._journal, () if told is None else (told,)))
             self._undone = None
-        elif self._before:  # undone with the change before it
-            top = self._before[-1]
-            self._before[-1] = Past(top.state, top.journal, (*top.told, told))
-        else:
-            self._loose = (*self._loose[1 - LOOSE_KEPT :], told)
+        elif told is not None:
+            self._keep_quiet(told)
         self._journal = journal
         if isinstance(new_state, TrackerState):
             self.state = new_state.at_version(version)
             return Outcome(self.state, events, changed)
         self.state = moved = replace(new_state, version=version)
         return MCOutcome(moved, events, changed)
+
+    def _keep_quiet(self, told: Told) -> None:
+        """A line that changed nothing goes with the change before it (an undo takes both
+        back); before any change it is kept apart, the last :data:`LOOSE_KEPT` of them."""
+        if self._before:
+            top = self._before[-1]
+            self._before[-1] = Past(top.state, top.journal, (*top.told, told))
+        else:
+            self._loose = (*self._loose[1 - LOOSE_KEPT :], told)
 
 
 def _vp_changes(before: GameState, after: GameState, line: Line) -> tuple[Event, ...]:
