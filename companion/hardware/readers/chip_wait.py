@@ -40,6 +40,8 @@ from typing import Any
 import nfc.clf
 import nfc.clf.pn532
 
+from companion.hardware.readers.pn532_frames import ACK
+
 #: how long one waiting search may run before the host aborts it and searches again: bounds how
 #: long ``stop()`` and a reopen wait for the reader thread, and how stale its health may get
 SEARCH_TIMEOUT = 0.25
@@ -53,7 +55,6 @@ ENDLESS = b"\x01\x00\xff"  # search until a card answers
 NFCPY_TRIES = b"\x01\x00\x01"  # two tries: what nfcpy's pn532 driver programs at open
 IN_LIST_PASSIVE_TARGET = 0x4A
 ONE_TYPE_A_106 = b"\x01\x00"  # MaxTg 1, BrTy 106 kbps type A, any uid
-ACK = b"\x00\x00\xff\x00\xff\x00"
 CIU_RX_MODE = "CIU_RxMode"
 RX_CRC_ENABLED = 0x80
 #: "no target" answers to a search that was to wait, after which the chip is taken not to wait
