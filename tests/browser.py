@@ -118,6 +118,14 @@ class LiveTable:
         self.service.submit({"tap": uid, "zone": zone})
         return uid
 
+    def ready_treasure_bath(self) -> None:
+        """Treasure Bath on base 1 with Munchkin and core minions past its breakpoint: ready
+        to score (the scoring prompt and the treasure draft follow)."""
+        for card in ("munchkin/treasure-bath", "munchkin/hippogriff", "core/king-rex"):
+            self.tap(card, "base-1")
+        self.tap("munchkin/sword-lord", "base-1")
+        self.tap("core/hoverbot", "base-1")
+
 
 @pytest.fixture
 def live_table(tmp_path: Path, catalogue: Catalogue) -> Iterator[LiveTable]:

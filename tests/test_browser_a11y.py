@@ -24,13 +24,6 @@ from tests.test_browser_table import open_table
 PAGES = ["/setup", "/history", "/enrol", "/readers", "/no/such/page"]
 
 
-def ready_base(table: LiveTable) -> None:
-    for card in ("munchkin/treasure-bath", "munchkin/hippogriff", "core/king-rex"):
-        table.tap(card, "base-1")
-    table.tap("munchkin/sword-lord", "base-1")
-    table.tap("core/hoverbot", "base-1")
-
-
 @pytest.mark.parametrize("size", [(1280, 800), (390, 844)])
 def test_the_table_and_its_states_have_no_axe_violations(
     browser: Any, live_table: LiveTable, size: tuple[int, int]
@@ -38,7 +31,7 @@ def test_the_table_and_its_states_have_no_axe_violations(
     context = browser.new_context(viewport={"width": size[0], "height": size[1]})
     page = context.new_page()
     try:
-        ready_base(live_table)
+        live_table.ready_treasure_bath()
         open_table(page, live_table)
         expect(page.locator("section.prompt.ready")).to_be_visible()
         assert axe_violations(page) == [], "the table with a base ready to score"
@@ -64,16 +57,22 @@ def test_the_table_and_its_states_have_no_axe_violations(
         context.close()
 
 
-@pytest.mark.parametrize("path", PAGES)
-def test_every_page_has_no_axe_violations(
-    page: Any, shared_live_table: LiveTable, path: str
-) -> None:
-    page.goto(f"{shared_live_table.url}{path}?token={TOKEN}")
+def open_page(page: Any, table: LiveTable, path: str) -> None:
+    """``path`` with the token, once its content is there (the setup page's catalogue, the
+    history's games)."""
+    page.goto(f"{table.url}{path}?token={TOKEN}")
     expect(page.locator("h1").first).to_be_visible()
     if path == "/setup":
         page.wait_for_selector("body[data-ready]")
     if path == "/history":
         expect(page.locator("#games tbody tr").first).to_be_visible()
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_every_page_has_no_axe_violations(
+    page: Any, shared_live_table: LiveTable, path: str
+) -> None:
+    open_page(page, shared_live_table, path)
     assert axe_violations(page) == []
 
 
@@ -115,7 +114,7 @@ def test_no_game_yet_has_no_axe_violations(page: Any, tmp_path: Path, catalogue:
 def test_every_control_of_the_table_is_reached_by_keyboard(
     page: Any, live_table: LiveTable
 ) -> None:
-    ready_base(live_table)
+    live_table.ready_treasure_bath()
     open_table(page, live_table)
     expect(page.locator("section.prompt.ready")).to_be_visible()
     wanted = page.locator(
@@ -135,7 +134,7 @@ def test_every_control_of_the_table_is_reached_by_keyboard(
 
 
 def test_targets_are_at_least_24_px(page: Any, live_table: LiveTable) -> None:
-    ready_base(live_table)
+    live_table.ready_treasure_bath()
     open_table(page, live_table)
     expect(page.locator("section.prompt.ready")).to_be_visible()
     small = page.locator("button:visible, a:visible, select:visible, input:visible").evaluate_all(
@@ -152,7 +151,7 @@ def test_scores_and_a_base_becoming_ready_are_announced(page: Any, live_table: L
     announcer = page.locator("#announce")
     expect(announcer).to_have_attribute("aria-live", "polite")
     expect(announcer).to_have_attribute("role", "status")
-    ready_base(live_table)
+    live_table.ready_treasure_bath()
     expect(announcer).to_contain_text("Treasure Bath is ready to score")
     live_table.service.submit({"input": "score", "zone": "base-1"})
     live_table.service.submit({"input": "award"})
@@ -175,12 +174,7 @@ def test_the_winner_is_announced(page: Any, live_table: LiveTable) -> None:
 def test_every_control_of_every_page_is_reached_by_keyboard(
     page: Any, shared_live_table: LiveTable, path: str
 ) -> None:
-    page.goto(f"{shared_live_table.url}{path}?token={TOKEN}")
-    expect(page.locator("h1").first).to_be_visible()
-    if path == "/setup":
-        page.wait_for_selector("body[data-ready]")
-    if path == "/history":
-        expect(page.locator("#games tbody tr").first).to_be_visible()
+    open_page(page, shared_live_table, path)
     controls = page.locator(
         "main :is(button, a, select, input):visible:enabled, nav a:visible"
     ).evaluate_all("(all) => all.map((e) => e.outerHTML)")

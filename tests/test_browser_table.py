@@ -65,10 +65,7 @@ def test_taps_on_the_virtual_table_change_totals_progress_and_ready(
 
 
 def test_scoring_prompt_award_treasure_draft_and_undo(page: Any, live_table: LiveTable) -> None:
-    for card in ("munchkin/treasure-bath", "munchkin/hippogriff", "core/king-rex"):
-        live_table.tap(card, "base-1")
-    live_table.tap("munchkin/sword-lord", "base-1")
-    live_table.tap("core/hoverbot", "base-1")
+    live_table.ready_treasure_bath()
     open_table(page, live_table)
 
     page.locator("section.prompt.ready button", has_text="Score Treasure Bath").click()
@@ -189,10 +186,7 @@ def test_a_phone_sees_every_control_at_least_48px(browser: Any, live_table: Live
 def test_a_press_is_not_lost_when_the_table_changes_under_the_finger(
     page: Any, live_table: LiveTable
 ) -> None:
-    for card in ("munchkin/treasure-bath", "munchkin/hippogriff", "core/king-rex"):
-        live_table.tap(card, "base-1")
-    live_table.tap("munchkin/sword-lord", "base-1")
-    live_table.tap("core/hoverbot", "base-1")
+    live_table.ready_treasure_bath()
     open_table(page, live_table)
     button = page.locator("section.prompt.ready button", has_text="Score Treasure Bath")
     box = button.bounding_box()

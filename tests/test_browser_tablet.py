@@ -80,10 +80,7 @@ def test_the_demo_plays_40_turns_and_the_first_base_stays_in_view(
 def test_the_tray_shows_the_prompt_due_now_counts_the_rest_and_every_deal(
     page: Any, live_table: LiveTable
 ) -> None:
-    for card in ("munchkin/treasure-bath", "munchkin/hippogriff", "core/king-rex"):
-        live_table.tap(card, "base-1")
-    live_table.tap("munchkin/sword-lord", "base-1")
-    live_table.tap("core/hoverbot", "base-1")
+    live_table.ready_treasure_bath()
     live_table.service.submit({"input": "score", "zone": "base-1"})
     live_table.service.submit({"input": "award"})  # a draft: Ann picks
     live_table.tap("core/jungle-oasis", "base-2")

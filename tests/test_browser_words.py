@@ -19,10 +19,7 @@ ZONE_ID = re.compile(r"\b(base|seat)-\d")
 def test_a_scored_base_leaves_a_prompt_for_the_next_and_no_zone_ids(
     page: Any, live_table: LiveTable
 ) -> None:
-    for card in ("munchkin/treasure-bath", "munchkin/hippogriff", "core/king-rex"):
-        live_table.tap(card, "base-1")
-    live_table.tap("munchkin/sword-lord", "base-1")
-    live_table.tap("core/hoverbot", "base-1")
+    live_table.ready_treasure_bath()
     open_table(page, live_table)
     empty = page.locator('section.empty-zone[data-zone="base-2"]')  # no base dealt there yet
     expect(empty).to_contain_text("Base zone 2 is empty")

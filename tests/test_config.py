@@ -15,6 +15,9 @@ EXAMPLE = HARDWARE / "table.example.toml"
 MINIMAL = '[zones.base-1]\nreader = "sim:"\n'
 
 
+FIVE_BASES_AND_DISCARD = ("base-1", "base-2", "base-3", "base-4", "base-5", "discard")
+
+
 def write(tmp_path: Path, text: str) -> Path:
     path = tmp_path / "table.toml"
     path.write_text(text, encoding="utf-8")
@@ -34,14 +37,7 @@ def test_example_config_loads() -> None:
     config = load_table_config(EXAMPLE)
     assert config.source == str(EXAMPLE)
     assert (config.db, config.bind, config.port) == ("companion.db", "127.0.0.1", 8080)
-    assert config.hardware.zone_names == (
-        "base-1",
-        "base-2",
-        "base-3",
-        "base-4",
-        "base-5",
-        "discard",
-    )
+    assert config.hardware.zone_names == FIVE_BASES_AND_DISCARD
     assert config.hardware.readers["base-1"] == "nfc:tty:nfc-zone1:pn532"
     assert config.hardware.readers["discard"] == "nfc:tty:nfc-zone6:pn532"
     assert config.hardware.zones[0] == ZoneConfig("base-1", "nfc:tty:nfc-zone1:pn532", 17)
@@ -67,14 +63,7 @@ def test_minimal_config_has_defaults_and_no_pins(tmp_path: Path) -> None:
 
 def test_simulated_shape() -> None:
     config = TableConfig.simulated()
-    assert config.hardware.zone_names == (
-        "base-1",
-        "base-2",
-        "base-3",
-        "base-4",
-        "base-5",
-        "discard",
-    )
+    assert config.hardware.zone_names == FIVE_BASES_AND_DISCARD
     assert set(config.hardware.readers.values()) == {"sim:"}
     assert config.hardware.pins.is_empty
     assert all(zone.led is None for zone in config.hardware.zones)
