@@ -26,6 +26,7 @@ from companion.tracker.words import QUIET, SENTENCES, Words, in_context, zone_la
 PACKAGE = Path(__file__).parent.parent / "companion"
 ZONE_ID = re.compile(r"\b(base|seat)-\d")
 ONE_MANY = re.compile(r"(?<![\d.])1 (treasures|counters|cards|monsters|Levels|items|times)\b")
+MANY_ONE = re.compile(r"(?<![\d.])([02-9]|\d\d+) (treasure|counter|card|monster)\b")
 
 
 def event_names() -> set[str]:
@@ -106,6 +107,18 @@ def test_every_sentence_of_whole_games_reads_as_words(catalogue: Catalogue) -> N
         assert "None" not in text, f"{kind}: {text!r}"
         assert not any(uid in text.upper() for uid in words.tags), f"{kind}: a uid in {text!r}"
     assert {"vp", "talent", "counters", "treasure-draw", "resolved", "turn-ended"} <= kinds
+
+
+def test_the_texts_the_trackers_write_count_in_words(catalogue: Catalogue) -> None:
+    """An event's own ``text`` (the contract's words for other clients) is made by
+    ``words.py`` where it has the sentence: counters read "+2 counters", never "+2 counter"."""
+    counted = set()
+    for _, event in played_events(catalogue):
+        text = unhedged(str(event.get("text") or ""))  # "treasure(s)" reads as words.py says
+        assert not ONE_MANY.search(text) and not MANY_ONE.search(text), f"{event}: {text!r}"
+        if event["event"] == "counters" and text:
+            counted.add(text.rsplit(": ", 1)[1])
+    assert {"+1 counter", "+2 counters"} <= counted
 
 
 @pytest.mark.parametrize(

@@ -26,6 +26,7 @@ from companion.tracker.common import ask, card_label, event, merge, need, note
 from companion.tracker.state import Outcome, Rejected, TrackerState, evolve
 from companion.tracker.trigger import Trigger as Trigger
 from companion.tracker.trigger import cancelled
+from companion.tracker.words import counters_from
 
 HERE_SCOPES = {Scope.HERE, Scope.OTHER_HERE, Scope.MINE_HERE, Scope.OTHER_MINE_HERE}
 
@@ -165,7 +166,7 @@ def place(state: TrackerState, deltas: dict[str, int], why: str) -> Outcome:
         if delta == 0 or rules.where_is(table, tag) is None:
             continue
         table = rules.add_counters(table, tag, delta)
-        events.append(event("counters", tag=tag, delta=delta, text=f"{why}: {delta:+d} counter"))
+        events.append(event("counters", tag=tag, delta=delta, text=counters_from(why, delta)))
     return Outcome(evolve(state, table=table), tuple(events), bool(events))
 
 

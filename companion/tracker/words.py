@@ -96,6 +96,12 @@ def left_play(card: str, where: str | None = None) -> str:
     return f"{card} left {where}" if where else f"{card} left play"
 
 
+def counters_from(why: str, delta: int) -> str:
+    """Counters a card's effect (``why``: its name, or how they came) put on or took off a
+    card: "Worker: +2 counters"."""
+    return f"{why}: {_counted(delta, 'counter')}"
+
+
 def _played(w: Words, e: Mapping[str, Any]) -> str:
     return f"{e.get('player') or 'Someone'} played {w.card(e['card'])} on {w.zone(e['zone'])}"
 
