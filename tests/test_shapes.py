@@ -3,6 +3,7 @@ and the same TypedDict as an OpenAPI 3.0 schema."""
 
 from __future__ import annotations
 
+from dataclasses import asdict, dataclass
 from typing import Annotated, Literal, NotRequired, TypedDict
 
 import pytest
@@ -95,3 +96,44 @@ def test_query_parameters_are_read_from_text_and_described() -> None:
     described = {p["name"]: p for p in query_parameters(Query)}
     assert described["limit"]["schema"] == {"type": "integer", "minimum": 1, "maximum": 9}
     assert described["season"]["required"] is False
+
+
+@dataclass(frozen=True)
+class Reading:
+    zone: str
+    last: float | None
+    state: Literal["ok", "failing"]
+
+
+class Answer(TypedDict):
+    readings: list[Reading]
+    pending: None
+    by_zone: dict[str, Reading | None]
+
+
+def test_a_dataclass_is_described_and_checked_as_asdict_writes_it() -> None:
+    described = schema(Reading)
+    assert described == {
+        "type": "object",
+        "required": ["zone", "last", "state"],
+        "properties": {
+            "zone": {"type": "string"},
+            "last": {"type": "number", "nullable": True},
+            "state": {"type": "string", "enum": ["ok", "failing"]},
+        },
+    }  # no description: the signature dataclass gives an undocumented class is not one
+    good = {"readings": [asdict(Reading("base-1", None, "ok"))], "pending": None, "by_zone": {}}
+    assert check(good, Answer) == good
+    with pytest.raises(ShapeError, match='"last" is missing'):
+        check({**good, "readings": [{"zone": "base-1", "state": "ok"}]}, Answer)
+    with pytest.raises(ShapeError, match='"state" must be "ok" or "failing"'):
+        check({**good, "by_zone": {"base-1": {"zone": "z", "last": 1, "state": "x"}}}, Answer)
+
+
+def test_a_key_that_is_always_null_is_a_nullable_enum_of_null() -> None:
+    properties = schema(Answer)["properties"]
+    assert isinstance(properties, dict)
+    assert properties["pending"] == {"type": "string", "nullable": True, "enum": [None]}
+    assert properties["by_zone"]["additionalProperties"]["nullable"] is True
+    with pytest.raises(ShapeError, match='"pending" must be'):
+        check({"readings": [], "pending": 0, "by_zone": {}}, Answer)

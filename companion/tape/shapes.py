@@ -7,14 +7,16 @@ hints (:func:`typing.get_type_hints`), so a document cannot promise what the cod
 
 Types understood: ``str``, ``int`` (never a bool), ``float`` (an int too), ``bool``, ``None``,
 ``object`` (any JSON value), ``Literal[...]`` of strings, ``list[T]``, ``dict[str, T]``, unions
-and other ``TypedDict`` classes. ``Annotated[T, Field(...)]`` adds what the value is in words,
-bounds, a pattern, an example and the exact messages a view has always answered with. ``null``
-is accepted where the type says ``| None`` (``nullable`` in the document). Keys the type does
-not name are kept (a client may send more than a view reads). Pure.
+and other ``TypedDict`` classes; a dataclass, as :func:`dataclasses.asdict` writes it (every
+field present), where an answer is one. ``Annotated[T, Field(...)]`` adds what the value is
+in words, bounds, a pattern, an example and the exact messages a view has always answered
+with. ``null`` is accepted where the type says ``| None`` (``nullable`` in the document). Keys
+the type does not name are kept (a client may send more than a view reads). Pure.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import types
 from collections.abc import Mapping
@@ -105,6 +107,8 @@ def fields(shape: type) -> dict[str, tuple[object, Field, bool]]:
     Read once per type (a request's body is checked against it on every request); treat the
     answer as read-only."""
     hints = get_type_hints(shape, include_extras=True)
+    if dataclasses.is_dataclass(shape):  # its fields, never its ClassVars
+        hints = {f.name: hints[f.name] for f in dataclasses.fields(shape)}
     found: dict[str, tuple[object, Field, bool]] = {}
     for key, hint in hints.items():
         kind, field = _unwrap(hint)
@@ -122,6 +126,8 @@ def _required(shape: type, key: str, hint: object) -> bool:
         hint = get_args(hint)[0]
     if Required in marks or NotRequired in marks:
         return Required in marks
+    if dataclasses.is_dataclass(shape):
+        return True  # asdict writes every field
     return key in cast(frozenset[str], getattr(shape, "__required_keys__", frozenset()))
 
 
@@ -158,7 +164,7 @@ def _check_value(value: object, kind: object, key: str, field: Field) -> None:
     if origin in (Union, types.UnionType):  # the first option it is, checked all the way down
         option, inner = next(_unwrap(o) for o in get_args(kind) if _is(value, _unwrap(o)[0]))
         _check_value(value, option, key, inner if inner is not NO_FIELD else field)
-    elif is_typeddict(kind):
+    elif _is_record(kind):
         _check_object(value, cast(type, kind), key, field)
     elif origin in (list, dict) and isinstance(value, list | dict):
         _check_entries(value, get_args(kind)[-1], key, field)
@@ -194,7 +200,7 @@ def _is(value: object, kind: object) -> bool:
         return any(_is(value, _unwrap(option)[0]) for option in get_args(kind))
     if origin is Literal:
         return value in get_args(kind)
-    if is_typeddict(kind) or origin is dict or kind is dict:
+    if _is_record(kind) or origin is dict or kind is dict:
         return isinstance(value, dict)
     if origin is list or kind is list:
         return isinstance(value, list)
@@ -203,6 +209,11 @@ def _is(value: object, kind: object) -> bool:
     if kind is float:
         return isinstance(value, int | float)
     return isinstance(kind, type) and isinstance(value, kind)
+
+
+def _is_record(kind: object) -> bool:
+    """Whether ``kind`` is a JSON object with named keys: a ``TypedDict`` or a dataclass."""
+    return is_typeddict(kind) or (isinstance(kind, type) and dataclasses.is_dataclass(kind))
 
 
 def _bounded(value: object, field: Field) -> bool:
@@ -228,7 +239,7 @@ def describe(kind: object, field: Field = NO_FIELD) -> str:
     if origin in (Union, types.UnionType):
         options = [describe(_unwrap(o)[0]) for o in get_args(kind) if o is not type(None)]
         return " or ".join(options)
-    if is_typeddict(kind):
+    if _is_record(kind):
         return "an object"
     return _NAMES.get(origin or kind, getattr(kind, "__name__", str(kind)))
 
@@ -247,7 +258,8 @@ def _wrong(key: str, value: object, field: Field, kind: object) -> ShapeError:
 
 def schema(kind: object, field: Field = NO_FIELD) -> dict[str, object]:
     """``kind`` as an OpenAPI 3.0 schema object: ``nullable`` for ``None``, ``enum`` for a
-    ``Literal``, a ``TypedDict``'s keys as ``properties`` and ``required``."""
+    ``Literal``, a ``TypedDict``'s (or a dataclass's) keys as ``properties`` and ``required``;
+    ``None`` alone (a key that is always null) as a null enum."""
     found = _schema(kind)
     extra = {
         "description": field.description or field.what,
@@ -269,8 +281,10 @@ def _schema(kind: object) -> dict[str, object]:
         return one | ({"nullable": True} if len(options) < len(get_args(kind)) else {})
     if origin is Literal:
         return {"type": "string", "enum": list(get_args(kind))}
-    if is_typeddict(kind):
+    if _is_record(kind):
         return _object_schema(cast(type, kind))
+    if kind is None or kind is type(None):  # OpenAPI 3.0 has no null type: a nullable enum
+        return {"type": "string", "nullable": True, "enum": [None]}
     if origin is list:
         return {"type": "array", "items": schema(*_unwrap(get_args(kind)[0]))}
     if origin is dict:
@@ -289,7 +303,9 @@ def _object_schema(shape: type) -> dict[str, object]:
     found["properties"] = {
         name: schema(kind, field) for name, (kind, field, _) in described.items()
     }
-    if shape.__doc__ and shape.__doc__ is not dict.__doc__:
+    # a dataclass without a docstring is given its signature as one: not a description
+    generated = shape.__doc__ is dict.__doc__ or f"{shape.__name__}(" in (shape.__doc__ or "")
+    if shape.__doc__ and not generated:
         found["description"] = " ".join(shape.__doc__.split())
     return found
 
