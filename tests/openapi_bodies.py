@@ -138,13 +138,18 @@ def refused(schema: dict[str, Any], body: dict[str, Any]) -> Iterator[tuple[str,
             yield key, {**body, key: WRONG[kind]}
 
 
-def mismatches(value: Any, schema: dict[str, Any], where: str = "answer") -> list[str]:
-    """Where ``value`` does not have the shape ``schema`` describes (empty: it does)."""
+def mismatches(
+    value: Any, schema: dict[str, Any], where: str = "answer", *, strict: bool = False
+) -> list[str]:
+    """Where ``value`` does not have the shape ``schema`` describes (empty: it does).
+    ``strict``: a key an object's schema does not name is one too (an answer sends only what
+    its document describes; a schema with ``additionalProperties`` names every key)."""
     if value is None:
         return [] if schema.get("nullable") or not schema else [f"{where}: null"]
     if "oneOf" in schema:
-        fits = [not mismatches(value, option, where) for option in schema["oneOf"]]
-        return [] if any(fits) else [f"{where}: fits none of oneOf"]
+        # fitting none: what is wrong with the option it comes closest to
+        tried = [mismatches(value, option, where, strict=strict) for option in schema["oneOf"]]
+        return min(tried, key=len)
     kind = schema.get("type")
     python = {"string": str, "integer": int, "number": (int, float), "boolean": bool,
               "array": list, "object": dict}  # fmt: skip
@@ -157,13 +162,18 @@ def mismatches(value: Any, schema: dict[str, Any], where: str = "answer") -> lis
     found: list[str] = []
     if kind == "array":
         for index, item in enumerate(value):
-            found += mismatches(item, schema.get("items", {}), f"{where}[{index}]")
+            found += mismatches(item, schema.get("items", {}), f"{where}[{index}]", strict=strict)
     if kind == "object":
         found += [f"{where}: no {k!r}" for k in schema.get("required", []) if k not in value]
         properties = schema.get("properties", {})
+        named = "properties" in schema and "additionalProperties" not in schema
         for key, item in value.items():
+            if strict and named and key not in properties:
+                found.append(f"{where}: {key!r} is not in the document")
+                continue
             inner = properties.get(key, schema.get("additionalProperties", {}))
-            found += mismatches(item, inner if isinstance(inner, dict) else {}, f"{where}.{key}")
+            inner = inner if isinstance(inner, dict) else {}
+            found += mismatches(item, inner, f"{where}.{key}", strict=strict)
     return found
 
 

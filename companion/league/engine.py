@@ -19,6 +19,7 @@ from companion.simulation.plausible import FACTION_POOL, make_header, plausible_
 from companion.tape.documents import as_line
 from companion.tape.lines import parse_header
 from companion.tape.shapes import Field as Field
+from companion.tape.shapes import OpenApiDocument as OpenApiDocument
 from companion.tape.shapes import ShapeError as ShapeError
 from companion.tape.shapes import check as check
 from companion.tape.shapes import check_query as check_query

@@ -29,7 +29,7 @@ from companion.league.bodies import (
     VoidBody,
     Voided,
 )
-from companion.league.engine import query_parameters, schema
+from companion.league.engine import OpenApiDocument, query_parameters, schema
 
 ERROR = {"$ref": "#/components/responses/Error"}
 
@@ -96,7 +96,7 @@ def spec() -> dict[str, Any]:
             },
         },
         "paths": {
-            "/api/v1/openapi.json": {"get": _op("This document")},
+            "/api/v1/openapi.json": {"get": _op("This document", result=OpenApiDocument)},
             "/api/v1/health": {"get": _op("The server and its database are up", result=Health)},
             **_game_paths(),
             **_season_paths(),

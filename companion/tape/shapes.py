@@ -27,6 +27,7 @@ from typing import (
     Literal,
     NotRequired,
     Required,
+    TypedDict,
     TypeVar,
     Union,
     cast,
@@ -308,6 +309,16 @@ def _object_schema(shape: type) -> dict[str, object]:
     if shape.__doc__ and not generated:
         found["description"] = " ".join(shape.__doc__.split())
     return found
+
+
+class OpenApiDocument(TypedDict):
+    """An OpenAPI 3.0 document (what ``/openapi.json`` answers): its paths' schemas are
+    written by :func:`schema`."""
+
+    openapi: Literal["3.0.3"]
+    info: dict[str, str]
+    components: dict[str, object]
+    paths: dict[str, object]
 
 
 def check_query(args: Mapping[str, str], shape: type[T]) -> T:
