@@ -35,7 +35,9 @@ Line = TypedDict(
         "input": str,
         "prompt": int,
         "option": int,
-        "tag": str,
+        # a uid in a tape; null in a viewer's view of a prompt's option about a buried card
+        # (the dashboard without a token, :mod:`companion.tracker.public`)
+        "tag": str | None,
         "tags": list[str],
         "card": str,
         # ``null``: nobody (a monster released by ``control``, a card nobody owns)
@@ -149,7 +151,9 @@ class MinionDocument(TypedDict):
 
 
 class BuriedDocument(TypedDict):
-    tag: str
+    #: always a uid in the contract's document; null in a viewer's view of it (the dashboard
+    #: without a token: a buried card has no handle, :mod:`companion.tracker.public`)
+    tag: str | None
     controller: str
 
 

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
+from importlib import import_module
+from typing import TYPE_CHECKING
 
 from flask import Blueprint, Response, jsonify, request
 
@@ -12,13 +13,15 @@ from companion.catalogue.printings import offered
 from companion.tape.shapes import check_query
 from companion.web.bodies import CardsQuery
 from companion.web.errors import BadRequest
-from companion.web.openapi import spec
 from companion.web.table import table
+
+if TYPE_CHECKING:  # mypy holds the views to them; only /api/openapi.json loads them
+    from companion.web.answers import CardsAnswer, CardSummary, CthulhuCardSummary, FactionsAnswer
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 
-def card_summary(card: Card) -> dict[str, Any]:
+def card_summary(card: Card) -> CardSummary:
     return {
         "id": card.id,
         "name": card.name,
@@ -34,7 +37,7 @@ def card_summary(card: Card) -> dict[str, Any]:
     }
 
 
-def cthulhu_summary(card: MCCard) -> dict[str, Any]:
+def cthulhu_summary(card: MCCard) -> CthulhuCardSummary:
     return {
         "id": card.id,
         "name": card.name,
@@ -58,7 +61,8 @@ def cards() -> Response:
     asked = check_query(request.args, CardsQuery)
     set_id = asked.get("set") or None
     if set_id == CTHULHU:
-        return jsonify(cards=[cthulhu_summary(card) for card in catalogue.cthulhu])
+        only: CardsAnswer = {"cards": [cthulhu_summary(card) for card in catalogue.cthulhu]}
+        return jsonify(only)
     faction = asked.get("faction") or None
     card_type = asked.get("type") or None
     if set_id is not None and set_id not in catalogue.sets:
@@ -71,23 +75,24 @@ def cards() -> Response:
     ):
         raise BadRequest(f"unknown faction {faction!r}; see /api/factions")
     chosen = catalogue.select(set_id=set_id, faction=faction, card_type=card_type)
-    found = [card_summary(card) for card in chosen]
+    found: list[CardSummary | CthulhuCardSummary] = [card_summary(card) for card in chosen]
     if set_id is None and faction is None and card_type is None:
         found += [cthulhu_summary(card) for card in catalogue.cthulhu]
-    return jsonify(cards=found)
+    answer: CardsAnswer = {"cards": found}
+    return jsonify(answer)
 
 
 @bp.get("/factions")
 def factions() -> Response:
     """The factions, and the printings each set offers (the first is the default)."""
     catalogue = table().service.catalogue
-    return jsonify(
-        printings={
+    answer: FactionsAnswer = {
+        "printings": {
             set_id: {"name": catalogue.sets[set_id].name, "printings": list(names)}
             for set_id, names in offered(catalogue).items()
             if len(names) > 1
         },
-        factions=[
+        "factions": [
             {
                 "id": f.id,
                 "name": f.name,
@@ -97,9 +102,12 @@ def factions() -> Response:
             }
             for f in catalogue.factions.values()
         ],
-    )
+    }
+    return jsonify(answer)
 
 
 @bp.get("/openapi.json")
 def openapi() -> Response:
-    return jsonify(spec())
+    """This API's description, built from its types when asked (:mod:`.openapi`): a table
+    serving its tablet never loads the answers' types nor writes their schemas."""
+    return jsonify(import_module("companion.web.openapi").spec())

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from flask import Blueprint, Response, jsonify, render_template
 
@@ -12,6 +12,9 @@ from companion.web.bodies import BindingAnswer, BindingBody, EnrolStart, EnrolSt
 from companion.web.body import check_uid, read
 from companion.web.errors import BadRequest, NotFound
 from companion.web.table import table
+
+if TYPE_CHECKING:  # mypy holds the views to them; only /api/openapi.json loads them
+    from companion.web.answers import EnrolmentAnswer, TagAnswer
 
 bp = Blueprint("enrol", __name__)
 
@@ -33,23 +36,29 @@ def what_is(uid: str) -> Response:
     in_game = live.game.state.header.tags.get(uid) if live is not None else None
     source = stored or in_game
     if source is None:
-        return jsonify(uid=uid, bound=False, text=f"Tag {uid} is not enrolled: bind it to a card.")
+        unknown: TagAnswer = {
+            "uid": uid,
+            "bound": False,
+            "text": f"Tag {uid} is not enrolled: bind it to a card.",
+        }
+        return jsonify(unknown)
     card, owner = source.card, source.owner
     known = catalogue.get(card)
     name = known.name if known else card
-    return jsonify(
-        uid=uid,
-        bound=True,
-        card=card,
-        name=name,
-        type=known.type if known else None,
-        faction=known.faction if known else None,
-        owner=owner,
-        bound_at=stored.bound if stored is not None else None,
-        stored=stored is not None,
-        in_game=in_game is not None,
-        text=f"Tag {uid} is {name}" + (f" ({owner}'s)." if owner else "."),
-    )
+    answer: TagAnswer = {
+        "uid": uid,
+        "bound": True,
+        "card": card,
+        "name": name,
+        "type": known.type if known else None,
+        "faction": known.faction if known else None,
+        "owner": owner,
+        "bound_at": stored.bound if stored is not None else None,
+        "stored": stored is not None,
+        "in_game": in_game is not None,
+        "text": f"Tag {uid} is {name}" + (f" ({owner}'s)." if owner else "."),
+    }
+    return jsonify(answer)
 
 
 @bp.post("/api/bindings")
@@ -87,11 +96,12 @@ def bind() -> tuple[Response, int]:
 def enrolment() -> Response:
     service = table().service
     current = service.enrolment
-    return jsonify(
-        active=current is not None,
-        zone=current[0] if current else None,
-        messages=list(service.enrolment_messages),
-    )
+    answer: EnrolmentAnswer = {
+        "active": current is not None,
+        "zone": current[0] if current else None,
+        "messages": list(service.enrolment_messages),
+    }
+    return jsonify(answer)
 
 
 @bp.post("/api/enrol/start")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from flask import Blueprint, Response, jsonify, render_template
 
 from companion.errors import StoreError
@@ -10,6 +12,9 @@ from companion.web.chart import vp_chart
 from companion.web.errors import NotFound
 from companion.web.replay import GameHistory, replay, summary
 from companion.web.table import table
+
+if TYPE_CHECKING:  # mypy holds the views to them; only /api/openapi.json loads them
+    from companion.web.answers import GamesAnswer
 
 bp = Blueprint("history", __name__)
 
@@ -29,7 +34,10 @@ def game_page(game_id: int) -> str:
 def games() -> Response:
     running = table()
     current = running.game_id
-    return jsonify(games=[summary(r, current) for r in running.service.store.log.games()])
+    answer: GamesAnswer = {
+        "games": [summary(r, current) for r in running.service.store.log.games()]
+    }
+    return jsonify(answer)
 
 
 @bp.get("/api/games/<int:game_id>")

@@ -1,13 +1,32 @@
 """This API as OpenAPI 3.0. The summaries are written here; every request body is described
-from the type the view checks it with (:mod:`companion.web.bodies`), so the document cannot
-promise what the code does not check. A test checks every ``/api`` rule is in it, and sends
-each body's example and its broken variants to the views."""
+from the type the view checks it with (:mod:`companion.web.bodies`), and every answer from the
+type the view builds it as (:mod:`companion.web.answers`, and the POSTs' in ``bodies``), so
+the document cannot promise what the code does not do. Built when it is asked for, never at
+import. Tests check every ``/api`` rule is in it, send each body's example and its broken
+variants to the views, and hold every answer a real server sends to it."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from companion.tape.shapes import query_parameters, schema
+from companion.hardware.readers.base import HealthSnapshot
+from companion.tape.shapes import OpenApiDocument, query_parameters, schema
+from companion.web.answers import (
+    CardsAnswer,
+    DemoStatus,
+    EnrolmentAnswer,
+    FactionsAnswer,
+    GameAnswer,
+    GamesAnswer,
+    LeagueAnswer,
+    PairingStatus,
+    PowerAnswer,
+    ReadersAnswer,
+    SimCardsAnswer,
+    StateAnswer,
+    StatsAnswer,
+    TagAnswer,
+)
 from companion.web.bodies import (
     BindingAnswer,
     BindingBody,
@@ -32,6 +51,8 @@ from companion.web.bodies import (
 )
 
 ERROR = {"$ref": "#/components/responses/Error"}
+#: what an event stream sends, in words (OpenAPI 3.0 has no schema for a stream)
+STREAM = {"type": "string", "description": "text/event-stream: id, event and data lines"}
 
 
 def _op(
@@ -51,7 +72,7 @@ def _op(
         "responses": {
             ok: {
                 "description": "OK",
-                "content": {content: {"schema": {} if answer is None else schema(answer)}},
+                "content": {content: {"schema": _answer(answer, content)}},
             }
         },
     }
@@ -77,6 +98,15 @@ def _op(
     for code in errors:
         op["responses"][code] = ERROR
     return op
+
+
+def _answer(answer: type | None, content: str) -> dict[str, Any]:
+    """The answer's schema, from its type (a stream has none in OpenAPI 3.0: its words)."""
+    if content == "text/event-stream":
+        return STREAM
+    if answer is None:
+        raise TypeError("a JSON answer is described from its type: pass answer=")
+    return schema(answer)
 
 
 def _error() -> dict[str, Any]:
@@ -118,7 +148,8 @@ def _table_paths() -> dict[str, Any]:
                 'back; with no game in progress "playing" is false, "state" null and '
                 '"message" says to start one. Without a token, the public view: no tag uid '
                 "anywhere (a card in play has an opaque handle for the game, a buried card "
-                "null)"
+                "null)",
+                answer=StateAnswer,
             )
         },
         "/api/events": {
@@ -140,25 +171,41 @@ def _table_paths() -> dict[str, Any]:
                 post=True,
             )
         },
-        "/api/readers": {"get": _op("Each reader's health, the last taps' stage times")},
-        "/api/readers/{zone}/reopen": {
-            "post": _op(
-                "Close and open a reader", params=("zone",), body=NoBody, errors=("404",), post=True
+        "/api/readers": {
+            "get": _op(
+                "Each reader's health, the store's, the last taps' stage times (a tap's uid "
+                "only with a token)",
+                answer=ReadersAnswer,
             )
         },
-        "/api/openapi.json": {"get": _op("This document")},
+        "/api/readers/{zone}/reopen": {
+            "post": _op(
+                "Close and open a reader",
+                params=("zone",),
+                body=NoBody,
+                answer=HealthSnapshot,
+                errors=("404",),
+                post=True,
+            )
+        },
+        "/api/openapi.json": {"get": _op("This document", answer=OpenApiDocument)},
     }
 
 
 def _game_paths() -> dict[str, Any]:
     """The catalogue, games and statistics."""
     return {
-        "/api/cards": {"get": _op("Card summaries", query=CardsQuery)},
+        "/api/cards": {
+            "get": _op("Card summaries", query=CardsQuery, answer=CardsAnswer, errors=("400",))
+        },
         "/api/factions": {
-            "get": _op("Factions with their sets and bases, and the printings each set offers")
+            "get": _op(
+                "Factions with their sets and bases, and the printings each set offers",
+                answer=FactionsAnswer,
+            )
         },
         "/api/games": {
-            "get": _op("Past and current games, newest first"),
+            "get": _op("Past and current games, newest first", answer=GamesAnswer),
             "post": _op(
                 "Start a new game on this table: 2-4 players, two factions each; a player with "
                 '"guest": true plays without a league name; "printings" chooses a printing '
@@ -171,13 +218,21 @@ def _game_paths() -> dict[str, Any]:
             ),
         },
         "/api/games/{game_id}": {
-            "get": _op("A game, its scorings, VP after each line", params=("game_id",))
+            "get": _op(
+                "A game, its scorings, VP after each line",
+                params=("game_id",),
+                answer=GameAnswer,
+                errors=("404",),
+            )
         },
-        "/api/stats": {"get": _op("Win rates of faction pairs over finished games")},
+        "/api/stats": {
+            "get": _op("Win rates of faction pairs over finished games", answer=StatsAnswer)
+        },
         "/api/power/{tag}": {
             "get": _op(
                 "Why a minion in play has its power: printed, counters, each effect's share",
                 params=("tag",),
+                answer=PowerAnswer,
                 errors=("404",),
             )
         },
@@ -185,7 +240,8 @@ def _game_paths() -> dict[str, Any]:
             "get": _op(
                 "The league: shipping on or off, the outbox (pending, sent, refused with the "
                 "league's reasons, too-large: kept, never sent) and the league's player names "
-                "cached for setup"
+                "cached for setup",
+                answer=LeagueAnswer,
             )
         },
     }
@@ -205,9 +261,16 @@ def _enrol_paths() -> dict[str, Any]:
             )
         },
         "/api/bindings/{uid}": {
-            "get": _op("What is this tag", params=("uid",), errors=("400", "404"))
+            "get": _op(
+                "What is this tag (with a token only)",
+                params=("uid",),
+                answer=TagAnswer,
+                errors=("400", "401", "404"),
+            )
         },
-        "/api/enrol": {"get": _op("The bulk enrolment under way and its messages")},
+        "/api/enrol": {
+            "get": _op("The bulk enrolment under way and its messages", answer=EnrolmentAnswer)
+        },
         "/api/enrol/start": {
             "post": _op(
                 "Taps at a zone bind a faction's cards in printed order",
@@ -227,7 +290,11 @@ def _sim_paths() -> dict[str, Any]:
     """The virtual table and the self-playing demo (simulated tables only)."""
     return {
         "/api/sim/cards": {
-            "get": _op("The virtual table's cards (simulated tables)", errors=("404",))
+            "get": _op(
+                "The virtual table's cards (simulated tables)",
+                answer=SimCardsAnswer,
+                errors=("404",),
+            )
         },
         "/api/sim/{zone}/place": {
             "post": _op(
@@ -249,12 +316,16 @@ def _sim_paths() -> dict[str, Any]:
                 post=True,
             )
         },
-        "/api/demo": {"get": _op("The demo game's progress", errors=("404",))},
+        "/api/demo": {"get": _op("The demo game's progress", answer=DemoStatus, errors=("404",))},
         "/api/demo/pause": {
-            "post": _op("Pause the demo game", body=NoBody, errors=("404",), post=True)
+            "post": _op(
+                "Pause the demo game", body=NoBody, answer=DemoStatus, errors=("404",), post=True
+            )
         },
         "/api/demo/resume": {
-            "post": _op("Resume the demo game", body=NoBody, errors=("404",), post=True)
+            "post": _op(
+                "Resume the demo game", body=NoBody, answer=DemoStatus, errors=("404",), post=True
+            )
         },
     }
 
@@ -263,7 +334,10 @@ def _pairing_paths() -> dict[str, Any]:
     """Pairing a tablet with the table's End-turn button (no token needed to ask)."""
     return {
         "/api/pairing": {
-            "get": _op("Whether this table pairs by its button, and whether a tablet waits"),
+            "get": _op(
+                "Whether this table pairs by its button, and whether a tablet waits",
+                answer=PairingStatus,
+            ),
             "post": _op(
                 "Ask to control: opens a 60 s window; press the End-turn button within it",
                 ok="201",

@@ -8,6 +8,8 @@ asked may claim or cancel its window.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from flask import Blueprint, Response, jsonify, request
 
 from companion.table.pairing import HOLD_SECONDS, WINDOW_SECONDS
@@ -15,6 +17,9 @@ from companion.web.auth import HEADER
 from companion.web.bodies import NoBody, PairingAsked, PairingBody, PairingState
 from companion.web.body import read
 from companion.web.table import table
+
+if TYPE_CHECKING:  # mypy holds the views to them; only /api/openapi.json loads them
+    from companion.web.answers import PairingStatus
 
 bp = Blueprint("pairing", __name__, url_prefix="/api/pairing")
 
@@ -36,14 +41,15 @@ def status() -> Response:
     running = table()
     given = request.headers.get(HEADER, "")
     button = "end-turn" in running.service.feedback.buttons
-    return jsonify(
-        button=button,
-        waiting=running.service.pairing.waiting,
-        seconds=int(WINDOW_SECONDS),
-        hold_seconds=HOLD_SECONDS,
-        controls=bool(given) and running.allows(given),
-        message=None if button else NO_BUTTON,
-    )
+    answer: PairingStatus = {
+        "button": button,
+        "waiting": running.service.pairing.waiting,
+        "seconds": int(WINDOW_SECONDS),
+        "hold_seconds": HOLD_SECONDS,
+        "controls": bool(given) and running.allows(given),
+        "message": None if button else NO_BUTTON,
+    }
+    return jsonify(answer)
 
 
 @bp.post("")

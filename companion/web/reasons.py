@@ -3,6 +3,8 @@ power, its counters, and each effect in play that changes it, by the card that m
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from flask import Blueprint, Response, jsonify
 
 from companion.rules.reasons import power_reasons
@@ -11,6 +13,9 @@ from companion.tracker.words import card_name
 from companion.web.auth import has_token
 from companion.web.errors import NotFound
 from companion.web.table import table
+
+if TYPE_CHECKING:  # mypy holds the views to them; only /api/openapi.json loads them
+    from companion.web.answers import PowerAnswer
 
 bp = Blueprint("reasons", __name__)
 
@@ -29,15 +34,16 @@ def power(tag: str) -> Response:
     found = None if uid is None else power_reasons(state.table, catalogue, uid)
     if found is None:
         raise NotFound(f"no minion in play has the tag {tag!r}")
-    return jsonify(
-        tag=found.tag if has_token() else tag,
-        card=found.card,
-        name=card_name(catalogue, found.card),
-        printed=found.printed,
-        counters=found.counters,
-        reasons=[
+    answer: PowerAnswer = {
+        "tag": found.tag if has_token() else tag,
+        "card": found.card,
+        "name": card_name(catalogue, found.card),
+        "printed": found.printed,
+        "counters": found.counters,
+        "reasons": [
             {"card": r.card, "name": card_name(catalogue, r.card), "amount": r.amount}
             for r in found.reasons
         ],
-        power=found.power,
-    )
+        "power": found.power,
+    }
+    return jsonify(answer)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING
 
 from companion.catalogue.cards import Catalogue
 from companion.errors import Rejected, TapeError
@@ -19,6 +19,9 @@ from companion.tracker.game import Game
 from companion.tracker.games import GameState
 from companion.tracker.state import TrackerState
 from companion.web.table import colours_of
+
+if TYPE_CHECKING:  # mypy holds the views to them; only /api/openapi.json loads them
+    from companion.web.answers import GameAnswer, GameSummary, ScoredAt
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,7 +40,7 @@ class GameHistory:
     record: GameRecord
     players: list[str]
     points: list[VpPoint] = field(default_factory=list)
-    scorings: list[dict[str, Any]] = field(default_factory=list)
+    scorings: list[ScoredAt] = field(default_factory=list)
     #: why the replay stopped early (a log entry that no longer applies), if it did
     error: str | None = None
     #: whether it is the game the table is playing now
@@ -55,7 +58,7 @@ class GameHistory:
             ends[point.turn] = point
         return self.points[:1] + [ends[turn] for turn in sorted(ends)]
 
-    def document(self) -> dict[str, Any]:
+    def document(self) -> GameAnswer:
         """``vp`` lists are by seat, in the order of ``players``."""
         return {
             "game": summary(self.record, self.record.id if self.current else None),
@@ -70,7 +73,7 @@ class GameHistory:
         }
 
 
-def summary(record: GameRecord, current: int | None = None) -> dict[str, Any]:
+def summary(record: GameRecord, current: int | None = None) -> GameSummary:
     factions = record.header.get("factions")
     return {
         "id": record.id,

@@ -5,7 +5,7 @@ Only a simulated table has these: on a real table they answer 404.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from flask import Blueprint, Response, jsonify
 
@@ -23,6 +23,9 @@ from companion.web.bodies import SimLift, SimLifted, SimPlace, SimPlaced
 from companion.web.body import check_uid, read
 from companion.web.errors import BadRequest, NotFound
 from companion.web.table import Table, table
+
+if TYPE_CHECKING:  # mypy holds the views to them; only /api/openapi.json loads them
+    from companion.web.answers import SimCard, SimCardsAnswer
 
 bp = Blueprint("sim", __name__, url_prefix="/api")
 
@@ -45,14 +48,15 @@ def cards() -> Response:
     board = virtual()
     live = board.service.live
     if live is None:
-        return jsonify(cards=[])
+        nothing: SimCardsAnswer = {"cards": []}
+        return jsonify(nothing)
     catalogue = live.game.catalogue
     lying = board.where()
     state = live.game.state
     full = has_token()
     hidden = frozenset() if full else buried_tags(state)
     shown = board.service.view.shown
-    found: list[dict[str, Any]] = []
+    found: list[SimCard] = []
     for uid, binding in state.header.tags.items():
         if uid.upper() in hidden:
             found.append(face_down(lying.get(uid)))
@@ -82,10 +86,11 @@ def cards() -> Response:
                 "in_play": in_play,
             }
         )
-    return jsonify(cards=found)
+    answer: SimCardsAnswer = {"cards": found}
+    return jsonify(answer)
 
 
-def face_down(zone: str | None) -> dict[str, Any]:
+def face_down(zone: str | None) -> SimCard:
     return {
         "uid": None,
         "card": None,
