@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import random
 import threading
 import time
 from collections.abc import Iterator
@@ -19,8 +20,10 @@ import pytest
 
 from companion.catalogue.cards import Catalogue
 from companion.league.openapi import spec as league_spec
+from companion.simulation.plausible import make_header, plausible_lines
 from companion.storage.store import EventStore
 from companion.table.demo import DemoPlayer
+from companion.table.games import DEMO_PLAYERS
 from companion.table.live import LiveGame
 from companion.table.service import TableService
 from companion.tape.examples import example_tape
@@ -33,6 +36,8 @@ from tests.openapi_bodies import answer_schema, mismatches
 DOCUMENT = spec()
 GETS = sorted(path for path, item in DOCUMENT["paths"].items() if "get" in item)
 STREAM = "/api/events"
+#: a seeded plausible Smash Up game (every line a person might send) besides the bundled tapes
+PLAUSIBLE = "plausible"
 #: every GET is fetched at these lines (and after the last); the state at every line
 EVERY = 15
 
@@ -95,11 +100,21 @@ class Served:
             self.check("/api/state", "/api/state", token=token)
 
 
-@pytest.fixture(params=["oops-2p", "mixed-4p", "cthulhu-3p", "munchkin-3p"])
+def game_lines(name: str, catalogue: Catalogue) -> list[dict[str, Any]]:
+    """A bundled tape's lines (its header first), or a seeded plausible Smash Up game's."""
+    if name == PLAUSIBLE:
+        factions = {player: list(chosen) for player, chosen in DEMO_PLAYERS.items()}
+        header = make_header(list(DEMO_PLAYERS), factions, catalogue, 3)
+        moves = plausible_lines(random.Random(1), header, catalogue)
+        return [header, *(dict(line) for line in moves)]
+    return [line.event for line in read_lines(example_tape(name).splitlines())]
+
+
+@pytest.fixture(params=["oops-2p", "mixed-4p", "cthulhu-3p", "munchkin-3p", PLAUSIBLE])
 def served(
     request: pytest.FixtureRequest, catalogue: Catalogue, tmp_path: Path
 ) -> Iterator[Served]:
-    lines = [line.event for line in read_lines(example_tape(request.param).splitlines())]
+    lines = game_lines(request.param, catalogue)
     store = EventStore.open(tmp_path / "table.db")
     live = LiveGame.start(store, lines[0], catalogue)
     zones = {zone: "mock:" for zone in lines[0]["zones"]}
