@@ -26,7 +26,7 @@ from companion.tracker.words import QUIET, SENTENCES, Words, in_context, zone_la
 PACKAGE = Path(__file__).parent.parent / "companion"
 ZONE_ID = re.compile(r"\b(base|seat)-\d")
 ONE_MANY = re.compile(r"(?<![\d.])1 (treasures|counters|cards|monsters|Levels|items|times)\b")
-MANY_ONE = re.compile(r"(?<![\d.])([02-9]|\d\d+) (treasure|counter|card|monster)\b")
+MANY_ONE = re.compile(r"(?<![\d.])([02-9]|\d\d+) (treasure|counter|card|monster|Level)\b")
 
 
 def event_names() -> set[str]:
@@ -119,6 +119,18 @@ def test_the_texts_the_trackers_write_count_in_words(catalogue: Catalogue) -> No
         if event["event"] == "counters" and text:
             counted.add(text.rsplit(": ", 1)[1])
     assert {"+1 counter", "+2 counters"} <= counted
+
+
+def test_a_level_change_counts_its_levels(catalogue: Catalogue) -> None:
+    """Munchkin Cthulhu's level input words its count as the trackers' counters do."""
+    lines = list(read_lines(example_tape("cthulhu-3p").splitlines()))
+    game = Game(parse_header(lines[0].event, catalogue), catalogue)
+    player = game.state.header.players[0]
+    said = [
+        str(game.apply({"input": "level", "player": player, "delta": delta}).events[0]["text"])
+        for delta in (2, 1, -1)
+    ]
+    assert said == [f"{player} +2 Levels", f"{player} +1 Level", f"{player} -1 Level"]
 
 
 @pytest.mark.parametrize(

@@ -10,9 +10,10 @@ from companion.cthulhu import badstuff, rules
 from companion.cthulhu.fight_inputs import FIGHT_INPUTS
 from companion.cthulhu.rules import Held, RulesError
 from companion.cthulhu.sides import classes_of
-from companion.cthulhu.state import MCOutcome, MCState, changed, checked, event, need_player, signed
+from companion.cthulhu.state import MCOutcome, MCState, changed, checked, event, need_player
 from companion.errors import Rejected
 from companion.tape.documents import Event, Line
+from companion.tape.english import signed_count
 from companion.tape.lines import TagBinding
 from companion.tape.prompts import DISMISS
 
@@ -99,9 +100,8 @@ def level_input(state: MCState, line: Line, catalogue: Catalogue) -> MCOutcome:
         raise Rejected(
             f"{name} is at Level {level}: the 10th Level comes only from killing a monster"
         )
-    return changed(
-        state, table, event("level", f"{name} {signed(delta)} Level", player=name, delta=delta)
-    )
+    text = f"{name} {signed_count(delta, 'Level')}"
+    return changed(state, table, event("level", text, player=name, delta=delta))
 
 
 def sell_input(state: MCState, line: Line, catalogue: Catalogue) -> MCOutcome:

@@ -16,6 +16,11 @@ def plural(count: int, noun: str, many: str | None = None) -> str:
     return f"{count} {noun if abs(count) == 1 else many or IRREGULAR.get(noun, noun + 's')}"
 
 
+def signed_count(delta: int, noun: str) -> str:
+    """A signed count of ``noun``: "+1 power counter", "-2 power counters", "+2 Levels"."""
+    return ("+" if delta > 0 else "-" if delta < 0 else "") + plural(abs(delta), noun)
+
+
 def unhedged(text: str) -> str:
     """``text`` with every "3 card(s)" written as the count says ("3 cards", "+1 Level")."""
     return _HEDGED.sub(lambda m: m.group(1) + plural(int(m.group(2)), m.group(3)), text)

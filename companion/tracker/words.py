@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from companion.catalogue.cards import Catalogue
-from companion.tape.english import plural, unhedged, zone_label
+from companion.tape.english import plural, signed_count, unhedged, zone_label
 
 #: what a buried card (or its tag) is called wherever a viewer could read it
 FACE_DOWN = "a face-down card"
@@ -122,9 +122,8 @@ def _signed(delta: object) -> str:
 
 
 def _counted(delta: object, noun: str) -> str:
-    """A signed count of ``noun``: "+1 power counter", "-2 power counters"."""
-    number = int(delta) if isinstance(delta, int) else 0
-    return ("+" if number > 0 else "-" if number < 0 else "") + plural(abs(number), noun)
+    """A signed count of ``noun`` (an event's delta; 0 if it is not a number)."""
+    return signed_count(delta if isinstance(delta, int) else 0, noun)
 
 
 def _own_text(w: Words, e: Mapping[str, Any]) -> str:
