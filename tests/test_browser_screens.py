@@ -50,6 +50,7 @@ def played(tmp_path_factory: pytest.TempPathFactory, catalogue: Catalogue) -> An
     table.close()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("width", "height"), SIZES)
 def test_every_page_fits_the_screen(
     browser: Any, played: LiveTable, width: int, height: int

@@ -11,6 +11,8 @@ import sys
 import urllib.request
 from pathlib import Path
 
+import pytest
+
 from companion.storage.store import EventStore
 from tests.waiting import eventually
 
@@ -139,6 +141,7 @@ def _demo_until_ready(db: Path, *args: str) -> tuple[int, str]:
         process.stdout.close()
 
 
+@pytest.mark.slow
 def test_the_demo_keeps_its_own_game_and_adds_none_on_a_taken_port(tmp_path: Path) -> None:
     db = tmp_path / "demo.db"
     status, first = _demo_until_ready(db, "--port", "0")
