@@ -122,10 +122,13 @@ class NfcZoneReader(Reader):
         self._thread = threading.Thread(target=self._run, name=f"nfc-{self.zone}", daemon=True)
         self._thread.start()
 
-    def stop(self, timeout: float = 3.0) -> None:
+    def begin_stop(self) -> None:
         self._stop.set()
         with self._written:
             self._written.notify_all()
+
+    def stop(self, timeout: float = 3.0) -> None:
+        self.begin_stop()
         if self._thread is not None:
             self._thread.join(timeout)
         self._thread = None
