@@ -124,6 +124,7 @@ class NfcZoneReader(Reader):
 
     def begin_stop(self) -> None:
         self._stop.set()
+        self._chip_wait.cancel()  # a waiting search ends now, not at its timeout
         with self._written:
             self._written.notify_all()
 
@@ -137,6 +138,7 @@ class NfcZoneReader(Reader):
     def reopen(self) -> None:
         """Close and open the reader again, in its own thread (a person asked)."""
         self._reopen.set()
+        self._chip_wait.cancel()
 
     def write_card_id(self, uid: str, card_id: str, timeout: float = 5.0) -> bool:
         """Write the card id record to ``uid``: now if it is on the antenna, else when it next
