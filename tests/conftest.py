@@ -25,8 +25,8 @@ from tests.tapes import HEADER as TAPE_HEADER
 # table starts, so that child processes (companion demo) inherit it.
 os.environ.setdefault("COMPANION_SIM_PROFILE", "ideal")
 
-#: the browser tests' Chromium, page and live-table fixtures
-pytest_plugins = ["tests.browser"]
+#: the browser tests' Chromium, page and live-table fixtures; the long tests started first
+pytest_plugins = ["tests.browser", "tests.ordering"]
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

@@ -51,6 +51,7 @@ def demo_table(tmp_path: Path, catalogue: Catalogue) -> Any:
     table.close()
 
 
+@pytest.mark.slow
 def test_the_demo_plays_40_turns_and_the_first_base_stays_in_view(
     page: Any, demo_table: LiveTable
 ) -> None:

@@ -9,22 +9,38 @@ import socket
 import subprocess
 import sys
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+
+import pytest
 
 from companion.storage.store import EventStore
 from tests.waiting import eventually
 
+COMPANION = Path(sys.executable).parent / "companion"
 
-def test_demo_serves_a_self_playing_simulated_table_and_stops_on_sigterm(tmp_path: Path) -> None:
-    companion = Path(sys.executable).parent / "companion"
-    db = tmp_path / "demo.db"
+
+@contextmanager
+def demo(*args: str) -> Iterator[subprocess.Popen[str]]:
+    """``companion demo ARGS`` as people run it, its output piped; killed if still running
+    when the test is done with it, pass or fail."""
     process = subprocess.Popen(
-        [str(companion), "demo", "--port", "0", "--db", str(db)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
+        [str(COMPANION), "demo", *args], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
     )
     try:
+        yield process
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+        assert process.stdout is not None
+        process.stdout.close()
+
+
+def test_demo_serves_a_self_playing_simulated_table_and_stops_on_sigterm(tmp_path: Path) -> None:
+    db = tmp_path / "demo.db"
+    with demo("--port", "0", "--db", str(db)) as process:
         assert process.stdout is not None
         address = None
         for line in process.stdout:
@@ -59,24 +75,12 @@ def test_demo_serves_a_self_playing_simulated_table_and_stops_on_sigterm(tmp_pat
         assert 'src="/static/js/table.js"' in page
         process.send_signal(signal.SIGTERM)
         assert process.wait(15) == 0
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.wait()
-        assert process.stdout is not None
-        process.stdout.close()
 
 
 def test_a_munchkin_cthulhu_demo_table(tmp_path: Path) -> None:
-    companion = Path(sys.executable).parent / "companion"
-    process = subprocess.Popen(
-        [str(companion), "demo", "--game", "munchkin-cthulhu", "--port", "0"]
-        + ["--db", str(tmp_path / "mc.db")],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
-    try:
+    with demo(
+        "--game", "munchkin-cthulhu", "--port", "0", "--db", str(tmp_path / "mc.db")
+    ) as process:
         assert process.stdout is not None
         address = None
         for line in process.stdout:
@@ -100,26 +104,13 @@ def test_a_munchkin_cthulhu_demo_table(tmp_path: Path) -> None:
             )  # every copy (Cowl's count unknown: 1), to a token holder: a hand is private
         process.send_signal(signal.SIGTERM)
         assert process.wait(15) == 0
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.wait()
-        assert process.stdout is not None
-        process.stdout.close()
 
 
 def _demo_until_ready(db: Path, *args: str) -> tuple[int, str]:
     """Run ``companion demo`` until it says how to stop it, then SIGTERM: its exit status and
     what it printed."""
-    companion = Path(sys.executable).parent / "companion"
-    process = subprocess.Popen(
-        [str(companion), "demo", "--still", "--db", str(db), *args],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
     printed = []
-    try:
+    with demo("--still", "--db", str(db), *args) as process:
         assert process.stdout is not None
         for line in process.stdout:
             printed.append(line)
@@ -131,14 +122,9 @@ def _demo_until_ready(db: Path, *args: str) -> tuple[int, str]:
                 urllib.request.urlopen(address.group(1) + "api/state", timeout=10).close()
                 process.send_signal(signal.SIGTERM)
         return process.wait(15), "".join(printed)
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.wait()
-        assert process.stdout is not None
-        process.stdout.close()
 
 
+@pytest.mark.slow
 def test_the_demo_keeps_its_own_game_and_adds_none_on_a_taken_port(tmp_path: Path) -> None:
     db = tmp_path / "demo.db"
     status, first = _demo_until_ready(db, "--port", "0")

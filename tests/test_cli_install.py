@@ -45,6 +45,7 @@ def test_a_wrong_wheel_is_refused_before_anything_changes(tmp_path: Path) -> Non
     assert not (tmp_path / "pi").exists()
 
 
+@pytest.mark.slow
 def test_the_first_run_installs_everything(installed: tuple[Path, Result]) -> None:
     root, result = installed
     assert result.exit_code == 0, result.stderr

@@ -13,8 +13,8 @@ import sys
 import threading
 import time
 from collections.abc import Callable
+from multiprocessing.connection import Connection
 from pathlib import Path
-from typing import IO
 
 import pytest
 
@@ -25,13 +25,18 @@ from companion.table.live import LiveGame
 from companion.tape.lines import parse_header
 from companion.tracker.document import state_document
 from companion.tracker.game import Game
+from tests import crash_child
 
 CHILD = Path(__file__).with_name("crash_child.py")
 TRIALS = 25
 
 
-def _read_acks(stream: IO[str], acked: list[int]) -> None:
-    acked.extend(int(line.split()[1]) for line in stream)
+def _read_acks(acks: Connection, acked: list[int]) -> None:
+    while True:
+        try:
+            acked.append(int(acks.recv_bytes().split()[1]))
+        except EOFError:  # the child is gone
+            return
 
 
 @pytest.mark.slow
@@ -41,7 +46,6 @@ def test_sigkill_at_random_points_loses_nothing_acknowledged(
     rng = random.Random(20261122)
     header = random_header(rng, catalogue)
     lines = list(random_lines(rng, header, catalogue, 300))
-    env = {**os.environ, "PYTHONPATH": str(CHILD.parent.parent)}
     # the state after each prefix of the lines, played once (states are values): a trial
     # compares with the one its store should hold instead of replaying the prefix again
     played = Game(parse_header(header, catalogue), catalogue)
@@ -54,37 +58,28 @@ def test_sigkill_at_random_points_loses_nothing_acknowledged(
         db = tmp_path / f"trial-{trial}.db"
         with EventStore.open(db) as store:
             game_id = LiveGame.start(store, header, catalogue).game_id
-        child = subprocess.Popen(
-            [sys.executable, str(CHILD), str(db), str(game_id)],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            text=True,
-            env=env,
-        )
-        assert child.stdout is not None and child.stdin is not None
-        assert child.stdout.readline().strip() == "ready"
+        child, lines_out, acks_in = crash_child.start(str(db), game_id)
+        assert acks_in.recv_bytes() == b"ready"
         acked: list[int] = []
-        reader = threading.Thread(target=_read_acks, args=(child.stdout, acked), daemon=True)
+        reader = threading.Thread(target=_read_acks, args=(acks_in, acked), daemon=True)
         reader.start()
         try:
             for line in lines:
-                child.stdin.write(json.dumps(line) + "\n")
-            child.stdin.flush()
+                lines_out.send_bytes(json.dumps(line).encode())
         except BrokenPipeError:
             pass
         # Wait for a random number of acknowledgements, then kill a moment later: the
         # signal lands anywhere in the next line's apply, append or commit.
         wanted = rng.randrange(1, len(lines) - 1)
         deadline = time.monotonic() + 30
-        while len(acked) < wanted and time.monotonic() < deadline and child.poll() is None:
+        while len(acked) < wanted and time.monotonic() < deadline and child.is_alive():
             time.sleep(0.001)
         time.sleep(rng.uniform(0.0, 0.003))
-        child.send_signal(signal.SIGKILL)
-        child.wait()
+        child.kill()  # SIGKILL: the power goes
+        child.join()
         reader.join(timeout=5)
-        for pipe in (child.stdin, child.stdout):
-            with contextlib.suppress(BrokenPipeError):  # lines the killed child never read
-                pipe.close()
+        lines_out.close()
+        acks_in.close()
         last_ack = max(acked, default=0)
         cut_short += 0 < last_ack < len(lines)
         with EventStore.open(db) as store:

@@ -86,6 +86,7 @@ OK, WARN, FAIL = Verdict.OK, Verdict.WARN, Verdict.FAIL
 PROBE_LINES = ("link round trip", "empty poll", "resting-card READ")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("profile", "driver", "verdicts", "link"),
     [

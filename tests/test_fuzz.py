@@ -55,6 +55,7 @@ def outcome(mutant: Mutant, catalogue: Catalogue) -> str:
     return "printed"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("seed", "lines", "count"), [(15, 60, TAPE_CASES), (16, None, WHOLE_TAPE_CASES)]
 )

@@ -259,6 +259,7 @@ def test_under_root_nothing_runs_but_the_offline_enable(tmp_path: Path) -> None:
 # -- the venv, for real ----------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_the_venv_is_made_with_system_packages_and_updated(tmp_path: Path) -> None:
     wheels = tmp_path / "wheels"
     wheels.mkdir()

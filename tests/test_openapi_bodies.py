@@ -14,15 +14,8 @@ from companion.table.demo import DemoPlayer
 from companion.table.service import TableService
 from companion.web.app import create_app
 from companion.web.openapi import spec
+from tests import openapi_bodies as bodies
 from tests.conftest import AUTH, TOKEN
-from tests.openapi_bodies import (
-    answer_schema,
-    body_schema,
-    example,
-    mismatches,
-    problems,
-    refused,
-)
 
 DOCUMENT = spec()
 POSTS = sorted(path for path, item in DOCUMENT["paths"].items() if "post" in item)
@@ -44,12 +37,12 @@ def _url(path: str) -> str:
 
 
 def _body(path: str) -> tuple[dict[str, Any], dict[str, Any]]:
-    schema = body_schema(DOCUMENT["paths"][path]["post"])
-    return schema, {**example(schema), **OVERRIDES.get(path, {})}
+    schema = bodies.body_schema(DOCUMENT["paths"][path]["post"])
+    return schema, {**bodies.example(schema), **OVERRIDES.get(path, {})}
 
 
 def test_the_document_has_the_structure_of_openapi_3_0() -> None:
-    assert problems(DOCUMENT) == []
+    assert bodies.problems(DOCUMENT) == []
 
 
 def test_every_post_describes_its_body() -> None:
@@ -65,9 +58,9 @@ def test_a_body_the_schema_accepts_gets_past_the_check(sim_client: FlaskClient, 
     assert answer.status_code not in (400, 422) and answer.status_code < 500, answer.get_json()
     responses = DOCUMENT["paths"][path]["post"]["responses"]
     assert str(answer.status_code) in responses, f"document the {answer.status_code} answer"
-    described = answer_schema(DOCUMENT["paths"][path]["post"], answer.status_code)
+    described = bodies.answer_schema(DOCUMENT["paths"][path]["post"], answer.status_code)
     if described is not None:  # what it answers is what the document says
-        assert mismatches(answer.get_json(), described, strict=True) == []
+        assert bodies.mismatches(answer.get_json(), described, strict=True) == []
 
 
 @pytest.mark.parametrize("path", POSTS)
@@ -75,7 +68,7 @@ def test_each_body_the_schema_refuses_is_refused_naming_the_field(
     sim_client: FlaskClient, path: str
 ) -> None:
     schema, body = _body(path)
-    cases = list(refused(schema, body))
+    cases = list(bodies.refused(schema, body))
     for key, wrong in cases:
         answer = sim_client.post(_url(path), json=wrong, headers=AUTH)
         assert answer.status_code == 400, (key, wrong, answer.get_json())
@@ -88,5 +81,5 @@ def test_the_refused_variants_cover_every_field() -> None:
     """The test above has something to send: every property of every body gets a variant."""
     for path in POSTS:
         schema, body = _body(path)
-        varied = {key for key, _ in refused(schema, body)}
+        varied = {key for key, _ in bodies.refused(schema, body)}
         assert varied == set(schema.get("properties", {})), path

@@ -11,6 +11,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from bench.load_bench import ZONES, Load, LoadTable
 from companion.catalogue.cards import Catalogue
 
@@ -26,6 +28,7 @@ class Clock:
         return self.now
 
 
+@pytest.mark.slow
 def test_twenty_clients_five_zones_ten_taps_a_second(tmp_path: Path, catalogue: Catalogue) -> None:
     clock = Clock()
     table = LoadTable(tmp_path / "load.db", catalogue, clock)

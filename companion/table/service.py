@@ -133,6 +133,10 @@ class TableService:
         self.feedback.show(feedback_view(self.document()))
 
     def stop(self) -> None:
+        # each reader thread may be sleeping out its poll period: all asked at once, the
+        # table waits for the longest period instead of their sum
+        for reader in self.readers.values():
+            reader.begin_stop()
         for reader in self.readers.values():
             reader.stop()
         self.worker.stop()

@@ -165,6 +165,7 @@ def from_scratch(night: Night, order: list[str]) -> dict[str, dict[str, Any]]:
     return dict(table)
 
 
+@pytest.mark.slow
 def test_ten_tables_push_their_games_through_a_restart(
     league_db: str, db: Connection, tmp_path: Path
 ) -> None:

@@ -16,16 +16,9 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from companion.league.openapi import spec
+from tests import openapi_bodies as bodies
 from tests.league.games import push
 from tests.league.test_shipper import League
-from tests.openapi_bodies import (
-    answer_schema,
-    body_schema,
-    example,
-    mismatches,
-    problems,
-    refused,
-)
 
 DOCUMENT = spec()
 POSTS = sorted(path for path, item in DOCUMENT["paths"].items() if "post" in item)
@@ -34,10 +27,10 @@ OVERRIDES: dict[str, dict[str, Any]] = {"/api/v1/games": push(1, "Ann", "Ben", "
 
 
 def _body(path: str) -> tuple[dict[str, Any], dict[str, Any]]:
-    schema = body_schema(DOCUMENT["paths"][path]["post"])
+    schema = bodies.body_schema(DOCUMENT["paths"][path]["post"])
     if path in OVERRIDES:
         return schema, OVERRIDES[path]
-    return schema, example(schema)
+    return schema, bodies.example(schema)
 
 
 def _headers(path: str, table_key: str, organiser: str) -> dict[str, str]:
@@ -46,7 +39,7 @@ def _headers(path: str, table_key: str, organiser: str) -> dict[str, str]:
 
 
 def test_the_document_has_the_structure_of_openapi_3_0() -> None:
-    assert problems(DOCUMENT) == []
+    assert bodies.problems(DOCUMENT) == []
 
 
 def test_every_post_describes_its_body_and_the_push_its_answer() -> None:
@@ -67,9 +60,9 @@ def test_a_body_the_schema_accepts_gets_past_the_check(
     assert answer.status_code not in (400, 422) and answer.status_code < 500, answer.get_json()
     responses = DOCUMENT["paths"][path]["post"]["responses"]
     assert str(answer.status_code) in responses, f"document the {answer.status_code} answer"
-    described = answer_schema(DOCUMENT["paths"][path]["post"], answer.status_code)
+    described = bodies.answer_schema(DOCUMENT["paths"][path]["post"], answer.status_code)
     if described is not None:  # what it answers is what the document says
-        assert mismatches(answer.get_json(), described, strict=True) == []
+        assert bodies.mismatches(answer.get_json(), described, strict=True) == []
 
 
 @pytest.mark.parametrize("path", POSTS)
@@ -79,7 +72,7 @@ def test_each_body_the_schema_refuses_is_refused_naming_the_field(
     schema, body = _body(path)
     url = path.replace("{uid}", "no-such-game")
     headers = _headers(path, table_key, organiser)
-    for key, wrong in refused(schema, body):
+    for key, wrong in bodies.refused(schema, body):
         answer = league_client.post(url, json=wrong, headers=headers)
         assert answer.status_code == 400, (key, answer.get_json())
         assert key in answer.get_json()["error"], (key, answer.get_json())
@@ -90,7 +83,7 @@ def test_each_body_the_schema_refuses_is_refused_naming_the_field(
 def test_the_refused_variants_cover_every_field() -> None:
     for path in POSTS:
         schema, body = _body(path)
-        assert {key for key, _ in refused(schema, body)} == set(schema["properties"]), path
+        assert {key for key, _ in bodies.refused(schema, body)} == set(schema["properties"]), path
 
 
 NUMBERS = [
@@ -146,7 +139,7 @@ def test_every_get_answers_what_the_document_describes(served: League, table_key
         url = path.replace("{uid}", played["id"]).replace("{name}", "Ann")
         status, answer = _call(served.url + url)
         assert status == 200, (path, answer)
-        schema = answer_schema(DOCUMENT["paths"][path]["get"], 200)
+        schema = bodies.answer_schema(DOCUMENT["paths"][path]["get"], 200)
         assert schema is not None, f"{path}: the document does not describe its answer"
         # strict: a key the document does not name is a mismatch too
-        assert mismatches(answer, schema, strict=True) == [], path
+        assert bodies.mismatches(answer, schema, strict=True) == [], path

@@ -43,7 +43,10 @@ class League:
         self.server = create_server(
             self.app, map=self.sockets, host="127.0.0.1", port=self.port, threads=2
         )
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        # waitress's own run() looks at its sockets once a second: a stop waited up to that long
+        # for the thread to see them all closed; this loop looks every 50 ms
+        loop = {"timeout": 0.05, "map": self.sockets, "use_poll": True}
+        self.thread = threading.Thread(target=wasyncore.loop, kwargs=loop, daemon=True)
         self.thread.start()
 
     def stop(self) -> None:

@@ -142,6 +142,11 @@ class Reader(ABC):
     @abstractmethod
     def stop(self, timeout: float = 3.0) -> None: ...
 
+    def begin_stop(self) -> None:
+        """Ask the reader to stop without waiting for it (:meth:`stop` waits): a table asks
+        all its readers first, so they wind down together rather than one after another."""
+        return  # a reader whose stop() does not wait has nothing to ask ahead
+
     def reopen(self) -> None:
         """Close and open the reader again (a person asked, from the readers page)."""
         self.stop()

@@ -25,15 +25,24 @@ follows such a stray answer (``command`` with timeout 0 has already consumed the
 place of the ACK, with a warning) and takes its own answer: the card, still in the field, is
 found again at once.
 
+A stop or a reopen asked from another thread need not wait out the search: :meth:`ChipWait.cancel`
+wakes the serial read (pyserial's ``cancel_read``), and the search is aborted with its ACK as on
+a timeout. pyserial keeps a cancel that lands after the read returned for the next read (a
+command's ACK during the driver's close would then seem lost), so such a cancel is taken back
+at once.
+
 Everything else still uses the two tries (a removal or swap is decided by ``sense()``; nfcpy's
 activation re-selects with it): :meth:`ChipWait.settle` programs them back first.
 """
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import logging
+import os
 import random
+import threading
 import time
 from typing import Any
 
@@ -76,6 +85,20 @@ class ChipWait:
         self._endless = False  # whether the chip is programmed to search until found
         #: "no target" answers: a chip that waits never gives one (it searches until aborted)
         self.refusals = 0
+        self._reading = threading.Lock()  # guards the three below, between threads
+        self._cancelled = False  # this open's searches are over (a stop, a reopen)
+        self._port: Any = None  # the serial port a search is blocked on, while it is
+        self._woken = False  # a cancel woke that port's read
+
+    def cancel(self) -> None:
+        """End the searches of this open (from another thread: a stop, a reopen): one blocked
+        on the serial read wakes now and aborts as on a timeout, and none starts after. A port
+        that cannot be woken ends its search at its timeout, as before."""
+        with self._reading:
+            self._cancelled = True
+            if self._port is not None:
+                self._port.cancel_read()
+                self._woken = True
 
     @property
     def honoured(self) -> bool:
@@ -93,6 +116,8 @@ class ChipWait:
     def opened(self) -> None:
         """A fresh reader: nfcpy's driver has programmed its two tries."""
         self._endless = False
+        with self._reading:
+            self._cancelled = False
 
     def wait(self, clf: Any) -> nfc.clf.RemoteTarget | None:
         """The card that came within ``timeout`` seconds (selected, as ``sense()`` leaves a
@@ -124,16 +149,34 @@ class ChipWait:
         while True:
             left = deadline - time.monotonic()
             try:
-                frame = chipset.read_frame(max(1, int(left * 1000))) if left > 0 else None
+                frame = self._read_frame(chipset, left) if left > 0 else None
             except OSError as exc:
                 if exc.errno != errno.ETIMEDOUT:
                     raise
                 frame = None
-            if frame is None:
+            if frame is None or self._cancelled:
                 chipset.send_ack()  # abort: the chip answers nothing more for this search
                 return None
             if bytes(frame) != ACK:  # an ACK here follows a stray answer nfcpy took for one
                 return _search_answer(frame)
+
+    def _read_frame(self, chipset: Any, seconds: float) -> bytes | None:
+        """One frame within ``seconds``, from a read :meth:`cancel` can wake; None once
+        cancelled. :raises OSError: as nfcpy's ``read_frame`` (ETIMEDOUT: nothing came)."""
+        port = _cancellable_port(chipset)
+        with self._reading:
+            if self._cancelled:
+                return None
+            self._port = port
+        try:
+            frame: bytes | None = chipset.read_frame(max(1, int(seconds * 1000)))
+            return frame
+        finally:
+            with self._reading:
+                self._port = None
+                if self._woken:
+                    self._woken = False
+                    _take_back_cancel(port)
 
     def _refused(self) -> None:
         self.refusals += 1
@@ -149,6 +192,21 @@ class ChipWait:
         if self._endless:
             clf.device.chipset.rf_configuration(MAX_RETRIES, NFCPY_TRIES)
             self._endless = False
+
+
+def _cancellable_port(chipset: Any) -> Any:
+    """The pyserial port under nfcpy's tty transport, if its read can be woken (not USB, and
+    not pyserial's VTIME variant)."""
+    port = getattr(getattr(chipset, "transport", None), "tty", None)
+    wakes = callable(getattr(port, "cancel_read", None))
+    return port if wakes and getattr(port, "pipe_abort_read_r", None) is not None else None
+
+
+def _take_back_cancel(port: Any) -> None:
+    """Empty pyserial's wake-up pipe: a cancel that came after the read returned would
+    otherwise end the next read at once (its pipe is non-blocking: nothing there is fine)."""
+    with contextlib.suppress(OSError):  # BlockingIOError is one
+        os.read(port.pipe_abort_read_r, 1000)
 
 
 def _search_answer(frame: bytes) -> bytes:

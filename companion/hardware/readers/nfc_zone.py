@@ -122,10 +122,14 @@ class NfcZoneReader(Reader):
         self._thread = threading.Thread(target=self._run, name=f"nfc-{self.zone}", daemon=True)
         self._thread.start()
 
-    def stop(self, timeout: float = 3.0) -> None:
+    def begin_stop(self) -> None:
         self._stop.set()
+        self._chip_wait.cancel()  # a waiting search ends now, not at its timeout
         with self._written:
             self._written.notify_all()
+
+    def stop(self, timeout: float = 3.0) -> None:
+        self.begin_stop()
         if self._thread is not None:
             self._thread.join(timeout)
         self._thread = None
@@ -134,6 +138,7 @@ class NfcZoneReader(Reader):
     def reopen(self) -> None:
         """Close and open the reader again, in its own thread (a person asked)."""
         self._reopen.set()
+        self._chip_wait.cancel()
 
     def write_card_id(self, uid: str, card_id: str, timeout: float = 5.0) -> bool:
         """Write the card id record to ``uid``: now if it is on the antenna, else when it next
