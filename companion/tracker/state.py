@@ -166,12 +166,15 @@ else:
         nothing in its dict. Anything else goes to :func:`dataclasses.replace`."""
         if type(state) is not TrackerState:
             return replace(state, **changes)
-        unknown = changes.keys() - _FIELDS
-        if unknown:
+        if not _FIELDS.issuperset(changes):
+            unknown = changes.keys() - _FIELDS
             raise TypeError(f"TrackerState has no field {', '.join(sorted(unknown))}")
+        # dict.copy keeps the instance dict's shared keys and copies it whole (updating an
+        # empty instance dict with it is twice as slow)
+        fields_copied = state.__dict__.copy()
+        fields_copied.update(changes)
         copied = object.__new__(TrackerState)
-        copied.__dict__.update(state.__dict__)
-        copied.__dict__.update(changes)
+        object.__setattr__(copied, "__dict__", fields_copied)
         return copied
 
 
