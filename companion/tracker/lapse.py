@@ -10,8 +10,6 @@ there is no base at a zone is withdrawn once one lies there.
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from companion.catalogue.cards import Catalogue
 from companion.rules.game import where_is
 from companion.tape.documents import Event
@@ -77,14 +75,9 @@ def _deals(state: TrackerState, catalogue: Catalogue) -> tuple[tuple[Deal, ...],
             "deal": deal.card,
             "kind": deal.kind,
             "why": why,
-            "text": _lapse_text(cards[deal.card].name, words),
+            "text": f"Treasures for {cards[deal.card].name} taken as dealt ({words})",
         }
         for deal in state.deals
         if over or deal.turn != table.turn
     ]
     return kept, gone
-
-
-@lru_cache(maxsize=1024)  # the same few cards' deals lapse again after every undo of a win
-def _lapse_text(name: str, words: str) -> str:
-    return f"Treasures for {name} taken as dealt ({words})"
