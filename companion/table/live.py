@@ -9,13 +9,12 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable
-from typing import Any, cast
+from typing import Any
 
 from companion.catalogue.cards import Catalogue
 from companion.errors import InvalidLine, Rejected, StoreError, TapeError
 from companion.rules.game import final_vp
 from companion.storage.store import EventStore
-from companion.tape.documents import Line
 from companion.tape.limits import check_line
 from companion.tape.lines import Header, parse_header
 from companion.tracker.game import Game
@@ -140,7 +139,7 @@ def replay_log(
     game = Game(header, catalogue, story=True)
     for seq, line in enumerate(lines, start=1):
         try:
-            game.apply(cast(Line, line))
+            game.apply(line)  # type: ignore[arg-type]  # checked when it came in (no cast: a call)
         except Rejected as exc:
             raise StoreError(f"game {game_id}, log entry {seq} no longer applies: {exc}") from None
         game.keep_undo(UNDO_DEPTH)
