@@ -9,8 +9,6 @@ one-action allowance.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from companion.catalogue.cards import Catalogue
 from companion.rules.leaving import SCORED, leaving_vp, play_vp
 from companion.rules.leaving import Left as Left
@@ -20,6 +18,7 @@ from companion.rules.power import evaluate
 from companion.rules.scoring import ScoringResult, score_base
 from companion.rules.table import MADNESS, Attached, Base, Buried, Loan, Minion, Table, Temporary
 from companion.rules.table import IllegalPlayError as IllegalPlayError
+from companion.rules.values import revise
 
 WINNING_VP = 15
 
@@ -81,7 +80,7 @@ def play_minion(
     base = _require_base(table, zone)
     _require_free(table, tag)
     minion = Minion(tag=tag, card=card, owner=owner, controller=controller)
-    table = table.with_base(replace(base, minions=(*base.minions, minion)))
+    table = table.with_base(revise(base, minions=(*base.minions, minion)))
     table = bind_armed(table, catalogue, tag, zone, controller)
     return play_vp(table, catalogue, tag, zone)
 
@@ -96,9 +95,9 @@ def move_minion(table: Table, tag: str, zone: str) -> Table:
         raise IllegalPlayError(f"minion {tag} is already at {zone}")
     target = _require_base(table, zone)
     table = table.with_base(
-        replace(origin, minions=tuple(m for m in origin.minions if m.tag != tag))
+        revise(origin, minions=tuple(m for m in origin.minions if m.tag != tag))
     )
-    return table.with_base(replace(target, minions=(*target.minions, minion)))
+    return table.with_base(revise(target, minions=(*target.minions, minion)))
 
 
 def attach_to_base(
@@ -107,7 +106,7 @@ def attach_to_base(
     base = _require_base(table, zone)
     _require_free(table, tag)
     action = Attached(tag=tag, card=card, controller=controller, owner=owner)
-    return table.with_base(replace(base, attached=(*base.attached, action)))
+    return table.with_base(revise(base, attached=(*base.attached, action)))
 
 
 def attach_to_minion(
@@ -119,9 +118,9 @@ def attach_to_minion(
     _require_free(table, tag)
     base, minion = found
     action = Attached(tag=tag, card=card, controller=controller, owner=owner)
-    updated = replace(minion, attached=(*minion.attached, action))
+    updated = revise(minion, attached=(*minion.attached, action))
     return table.with_base(
-        replace(base, minions=tuple(updated if m.tag == target else m for m in base.minions))
+        revise(base, minions=tuple(updated if m.tag == target else m for m in base.minions))
     )
 
 
@@ -132,9 +131,9 @@ def add_counters(table: Table, tag: str, delta: int) -> Table:
     if found is None:
         return _action_counters(table, tag, delta)
     base, minion = found
-    updated = replace(minion, counters=max(0, minion.counters + delta))
+    updated = revise(minion, counters=max(0, minion.counters + delta))
     return table.with_base(
-        replace(base, minions=tuple(updated if m.tag == tag else m for m in base.minions))
+        revise(base, minions=tuple(updated if m.tag == tag else m for m in base.minions))
     )
 
 
@@ -142,9 +141,9 @@ def _action_counters(table: Table, tag: str, delta: int) -> Table:
     for base in table.bases:
         for action in base.attached:
             if action.tag == tag:
-                updated = replace(action, counters=max(0, action.counters + delta))
+                updated = revise(action, counters=max(0, action.counters + delta))
                 attached = tuple(updated if a.tag == tag else a for a in base.attached)
-                return table.with_base(replace(base, attached=attached))
+                return table.with_base(revise(base, attached=attached))
     raise IllegalPlayError(f"minion {tag} is not in play")
 
 
@@ -156,7 +155,7 @@ def lend(table: Table, tag: str, player: str) -> Table:
         raise IllegalPlayError(f"minion {tag} is not in play")
     previous = next((loan.previous for loan in table.loans if loan.tag == tag), found[1].controller)
     loans = tuple(loan for loan in table.loans if loan.tag != tag)
-    table = replace(table, loans=(*loans, Loan(tag, previous, table.turn)))
+    table = revise(table, loans=(*loans, Loan(tag, previous, table.turn)))
     return set_control(table, tag, player)
 
 
@@ -167,9 +166,9 @@ def set_control(table: Table, tag: str, player: str | None) -> Table:
     if player is not None and player not in table.players:
         raise IllegalPlayError(f"{player} is not playing")
     base, minion = found
-    updated = replace(minion, controller=player)
+    updated = revise(minion, controller=player)
     return table.with_base(
-        replace(base, minions=tuple(updated if m.tag == tag else m for m in base.minions))
+        revise(base, minions=tuple(updated if m.tag == tag else m for m in base.minions))
     )
 
 
@@ -177,11 +176,11 @@ def add_madness(table: Table, player: str, delta: int) -> Table:
     seat = table.seat(player)
     madness = list(table.madness)
     madness[seat] = max(0, madness[seat] + delta)
-    return replace(table, madness=tuple(madness), madness_in_game=True)
+    return revise(table, madness=tuple(madness), madness_in_game=True)
 
 
 def add_temporary(table: Table, temporary: Temporary) -> Table:
-    return replace(table, temporaries=(*table.temporaries, temporary))
+    return revise(table, temporaries=(*table.temporaries, temporary))
 
 
 def choose_to_score(table: Table, catalogue: Catalogue, zone: str) -> Table:
@@ -194,7 +193,7 @@ def choose_to_score(table: Table, catalogue: Catalogue, zone: str) -> Table:
         raise IllegalPlayError(
             f"the base at {zone} is not ready: {view.total} power of {view.breakpoint}"
         )
-    return replace(table, scoring=zone)
+    return revise(table, scoring=zone)
 
 
 def award(table: Table, catalogue: Catalogue) -> tuple[Table, ScoringResult]:
@@ -212,7 +211,7 @@ def award(table: Table, catalogue: Catalogue) -> tuple[Table, ScoringResult]:
     table = leaving_vp(before, table, catalogue, [(base, m) for m in base.minions], SCORED)
     table, _ = release_buried(table, zone)
     table = table.without_base(zone)
-    return replace(table, scoring=None), result
+    return revise(table, scoring=None), result
 
 
 def release_buried(table: Table, zone: str) -> tuple[Table, tuple[Buried, ...]]:
@@ -225,7 +224,7 @@ def release_buried(table: Table, zone: str) -> tuple[Table, tuple[Buried, ...]]:
     for card in base.buried:
         if card.card == MADNESS:
             madness[table.seat(card.controller)] += 1
-    table = replace(table, madness=tuple(madness)).with_base(replace(base, buried=()))
+    table = revise(table, madness=tuple(madness)).with_base(revise(base, buried=()))
     return table, base.buried
 
 
@@ -234,17 +233,17 @@ def end_turn(table: Table) -> Table:
     the game-end check runs, and the next seat clockwise starts (unless the game is over)."""
     kept = tuple(t for t in table.temporaries if t.expires_after_turn > table.turn)
     if len(kept) != len(table.temporaries):  # a new table only where something expired
-        table = replace(table, temporaries=kept)
+        table = revise(table, temporaries=kept)
     for loan in table.loans:
         if loan.expires_after_turn <= table.turn and table.locate(loan.tag) is not None:
             table = set_control(table, loan.tag, loan.previous)
     loans = tuple(t for t in table.loans if t.expires_after_turn > table.turn)
     if len(loans) != len(table.loans):
-        table = replace(table, loans=loans)
+        table = revise(table, loans=loans)
     winners = game_winners(table)
     if winners:
-        return replace(table, winners=winners)
-    return replace(table, current=(table.current + 1) % len(table.players), turn=table.turn + 1)
+        return revise(table, winners=winners)
+    return revise(table, current=(table.current + 1) % len(table.players), turn=table.turn + 1)
 
 
 def buried_madness(table: Table) -> tuple[int, ...]:

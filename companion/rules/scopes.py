@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from collections.abc import Set as AbstractSet
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
+from functools import lru_cache
 
 from companion.catalogue.cards import Card, Catalogue
 from companion.catalogue.effect_terms import Filter, Scope
@@ -17,7 +18,8 @@ from companion.catalogue.effects import (
     PowerEffect,
     one_turn,
 )
-from companion.rules.table import Base, Minion, Table, Temporary
+from companion.rules.table import Base, Minion, Table
+from companion.rules.values import revise
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,7 +72,14 @@ def temporary_sources(table: Table, catalogue: Catalogue) -> Iterator[Source]:
     """The one-turn effects that resolved and still last."""
     if not table.temporaries:
         return
-    zone_of = {minion.tag: base.zone for base, minion in table.minions()}
+    # where each bearer stands (a long night's bases hold many minions: no pair built for
+    # each of them on every scan)
+    bearers = {t.bearer for t in table.temporaries if t.bearer is not None}
+    zone_of = (
+        {m.tag: b.zone for b in table.bases for m in b.minions if m.tag in bearers}
+        if bearers
+        else {}
+    )
     for temporary in table.temporaries:
         card = catalogue[temporary.card]
         if temporary.effect >= len(card.effects):
@@ -80,24 +89,23 @@ def temporary_sources(table: Table, catalogue: Catalogue) -> Iterator[Source]:
             if temporary.bearer not in zone_of:
                 continue  # the minion left play: its temporary boost went with it
             zone = zone_of[temporary.bearer]
-        effect = _as_resolved(card.effects[temporary.effect], temporary)
+        effect = _as_resolved(card.effects[temporary.effect], temporary.amount)
         yield Source(
             card, temporary.effect, effect, temporary.controller, zone, None, temporary.bearer
         )
 
 
-def _as_resolved(effect: Effect, temporary: Temporary) -> Effect:
+@lru_cache(maxsize=1024)  # a few effects and amounts, read again on every power scan
+def _as_resolved(effect: Effect, amount: int | None) -> Effect:
     """A power effect bound to one minion when it resolved gives that minion the amount it
     resolved to, wherever the minion goes (its scope, filter and count were read then); a
     breakpoint or player-power effect gives the amount it resolved to."""
-    if temporary.amount is None:
+    if amount is None:
         return effect
     if isinstance(effect, PowerEffect):
-        return replace(
-            effect, scope=Scope.BEARER, filter=Filter(), per=None, amount=temporary.amount
-        )
+        return revise(effect, scope=Scope.BEARER, filter=Filter(), per=None, amount=amount)
     if isinstance(effect, BreakpointEffect | PlayerPowerEffect):
-        return replace(effect, per=None, amount=temporary.amount)
+        return revise(effect, per=None, amount=amount)
     return effect
 
 

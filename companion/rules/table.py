@@ -7,10 +7,11 @@ Cards in play are identified by their tag uid; the same physical card is in one 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 from companion.errors import CompanionError
+from companion.rules.values import revise
 
 
 class IllegalPlayError(CompanionError, ValueError):
@@ -156,14 +157,17 @@ class Table:
 
     def with_base(self, base: Base) -> Table:
         """Replace the base at ``base.zone`` (or add it, keeping zone order stable)."""
-        bases = [b for b in self.bases if b.zone != base.zone] + [base]
+        zone = base.zone
+        if any(b.zone == zone for b in self.bases):  # most steps: bases stay in zone order
+            return revise(self, bases=tuple(base if b.zone == zone else b for b in self.bases))
+        bases = [*self.bases, base]
         bases.sort(key=lambda b: zone_key(b.zone))
-        return replace(self, bases=tuple(bases))
+        return revise(self, bases=tuple(bases))
 
     def without_base(self, zone: str) -> Table:
         """The base and everything on it leave play (with the one-turn effects aimed at them)."""
         gone = self.base_at(zone)
-        table = replace(self, bases=tuple(b for b in self.bases if b.zone != zone))
+        table = revise(self, bases=tuple(b for b in self.bases if b.zone != zone))
         if gone is None:
             return table
         return table.without_temporaries_on({m.tag for m in gone.minions}, zone)
@@ -175,13 +179,13 @@ class Table:
             for t in self.temporaries
             if t.bearer not in tags and (zone is None or t.zone != zone or t.bearer is not None)
         )
-        return self if len(kept) == len(self.temporaries) else replace(self, temporaries=kept)
+        return self if len(kept) == len(self.temporaries) else revise(self, temporaries=kept)
 
     def add_vp(self, player: str, amount: int) -> Table:
         seat = self.seat(player)
         vp = list(self.vp)
         vp[seat] += amount
-        return replace(self, vp=tuple(vp))
+        return revise(self, vp=tuple(vp))
 
 
 @lru_cache(maxsize=256)  # a table has a handful of zones; every base placed sorts them

@@ -8,6 +8,7 @@ nothing that was acknowledged.
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterable
 from typing import Any
 
 from companion.catalogue.cards import Catalogue
@@ -46,15 +47,8 @@ class LiveGame:
         Its lines are not checked again: each was checked when it came in (:meth:`submit`),
         and the store reads them back as strict JSON."""
         record = store.log.game(game_id)
-        game = Game(_header(record.header, catalogue), catalogue, story=True)
-        for seq, line in enumerate(store.log.lines(game_id), start=1):
-            try:
-                game.apply(line)  # type: ignore[arg-type]  # checked when it was submitted
-                game.keep_undo(UNDO_DEPTH)
-            except Rejected as exc:
-                raise StoreError(
-                    f"game {game_id}, log entry {seq} no longer applies: {exc}"
-                ) from None
+        header = _header(record.header, catalogue)
+        game = replay_log(header, store.log.lines(game_id), catalogue, game_id=game_id)
         live = cls(store, game_id, game)
         if game.state.table.winners and record.ended is None:
             live._finish()  # the power went between the winning line and recording the end
@@ -129,6 +123,27 @@ class LiveGame:
             float(at) if isinstance(at, int | float) else 0.0,
             {"game": self.game_id, "line": line, "error": str(error)},
         )
+
+
+def replay_log(
+    header: Header, lines: Iterable[dict[str, Any]], catalogue: Catalogue, *, game_id: int
+) -> Game:
+    """The game a store's log rebuilds, as the live table held it: with its story, and undo
+    :data:`UNDO_DEPTH` changes deep after each line (the table could never undo further, so
+    its log never undoes further). The lines are not checked again: each was checked when it
+    came in (:meth:`LiveGame.submit`), and the store reads them back as strict JSON. ``make
+    bench``'s replay figure is this function's.
+
+    :raises StoreError: a line no longer applies.
+    """
+    game = Game(header, catalogue, story=True)
+    for seq, line in enumerate(lines, start=1):
+        try:
+            game.apply(line)  # type: ignore[arg-type]  # checked when it came in (no cast: a call)
+        except Rejected as exc:
+            raise StoreError(f"game {game_id}, log entry {seq} no longer applies: {exc}") from None
+        game.keep_undo(UNDO_DEPTH)
+    return game
 
 
 def _header(raw: dict[str, Any], catalogue: Catalogue) -> Header:

@@ -34,6 +34,10 @@ HERE_SCOPES = {Scope.HERE, Scope.OTHER_HERE, Scope.MINE_HERE, Scope.OTHER_MINE_H
 def fire(state: TrackerState, trigger: Trigger, on: str, catalogue: Catalogue) -> Outcome:
     """Every counters and move-counters effect of ``trigger.card`` with trigger ``on``, then
     its triggered one-turn effects; nothing if its abilities are cancelled."""
+    # both kinds are effects "on" a moment: most cards have none on this one, and then whether
+    # their abilities are cancelled (a scan of the table's status) does not matter
+    if all(getattr(effect, "on", None) != on for effect in trigger.card.effects):
+        return Outcome(state)
     if cancelled(state.table, trigger, catalogue):
         return Outcome(state)
     outcome = Outcome(state)

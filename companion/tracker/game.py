@@ -143,7 +143,8 @@ class Game:
 
     def apply(self, line: Line) -> GameOutcome:
         """:raises Rejected: the line cannot be applied; nothing changed."""
-        if line.get("input") == "undo":
+        kind = line.get("input")
+        if kind == "undo":
             if not self._before:
                 if self._forgotten:
                     raise Rejected(
@@ -159,8 +160,10 @@ class Game:
             self.state, self._journal = restored, previous.journal
             self._undone = previous
             return game_outcome(restored, events, True)
-        if line.get("input") == TAP_MOVED or moved_by_answer(self.state, line) is not None:
-            correct = move_tap if line.get("input") == TAP_MOVED else answer_by_moving
+        if kind == TAP_MOVED or (
+            kind == "answer" and moved_by_answer(self.state, line) is not None
+        ):
+            correct = move_tap if kind == TAP_MOVED else answer_by_moving
             corrected = correct(self._journal, self.state, line, step_game, self.catalogue)
             new_state, events, changed = corrected.state, corrected.events, corrected.changed
             journal = corrected.journal
@@ -178,7 +181,7 @@ class Game:
             self._keep_quiet(told)
         self._journal = journal
         if isinstance(new_state, TrackerState):
-            self.state = new_state.at_version(version)
+            self.state = evolve(new_state, version=version)  # at_version, without its call
             return Outcome(self.state, events, changed)
         self.state = moved = replace(new_state, version=version)
         return MCOutcome(moved, events, changed)

@@ -25,10 +25,12 @@ def sweep(before: TrackerState, outcome: Outcome, catalogue: Catalogue) -> Outco
     # every open deal and prompt was made in the current turn or has lapsed (this sweep runs
     # after every step), so only a turn ending or the game ending can make them lapse by turn
     turned = table.turn != before.table.turn or bool(table.winners)
-    prompts, lapsed = state.prompts, list[Event]()
+    lapsed: list[Event] = []
+    prompts = state.prompts
     if turned or (table is not before.table and any(_about_cards(p) for p in state.prompts)):
         prompts, lapsed = _prompts(state)
-    deals, gone = state.deals, list[Event]()
+    gone: list[Event] = []
+    deals = state.deals
     if turned and deals:
         deals, gone = _deals(state, catalogue)
     if not lapsed and not gone:

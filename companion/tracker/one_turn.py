@@ -10,8 +10,6 @@ destroyed monster's: a treasure draw and a deal.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from companion.catalogue.cards import Catalogue
 from companion.catalogue.effects import TreasureEffect, one_turn
 from companion.rules.one_turn import resolve
@@ -38,7 +36,7 @@ def fire(state: TrackerState, trigger: Trigger, on: str, catalogue: Catalogue) -
             outcome = _resolved(outcome, trigger, index, on, catalogue)
         if getattr(effect, "once", False):
             key = _once_key(trigger)
-            outcome = replace(outcome, state=evolve(outcome.state, used=outcome.state.used | {key}))
+            outcome = outcome._replace(state=evolve(outcome.state, used=outcome.state.used | {key}))
     return outcome
 
 

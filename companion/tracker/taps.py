@@ -48,12 +48,12 @@ def tap(state: TrackerState, uid: str, zone: str, catalogue: Catalogue) -> Outco
     if state.table.winners:
         winners = " and ".join(state.table.winners)
         return ask(state, "game-over", f"The game is over ({winners} won). Undo to go on.", [])
-    first = Outcome(state)
-    discarding_pending = state.pending is not None and state.pending.tag == uid
-    if state.pending is not None and not (discarding_pending and zone == "discard"):
-        first = _resolve_pending(state, uid, zone, catalogue)
-        if first.changed and first.state.pending is None and _attached_now(first, uid):
-            return first
+    pending = state.pending
+    if pending is None or (pending.tag == uid and zone == "discard"):
+        return _tap(state, uid, zone, catalogue[bound.card], bound, catalogue)
+    first = _resolve_pending(state, uid, zone, catalogue)
+    if first.changed and first.state.pending is None and _attached_now(first, uid):
+        return first
     return merge(first, _tap(first.state, uid, zone, catalogue[bound.card], bound, catalogue))
 
 
