@@ -3,8 +3,8 @@ league server's packages (the PostgreSQL driver and gunicorn: 12 MB resident) on
 ``companion league`` command is run, never to serve a table, and the mDNS announcer (zeroconf
 and asyncio: 5 MB) only when a table on the LAN announces itself; a command imports its own
 modules only, so ``serve`` and ``demo`` hold no other command's (the cards' coverage tables,
-the tapes' tools), no league shipper without a league and no QR code drawer on loopback; the
-store's page cache stays small."""
+the tapes' tools), no league shipper without a league, no QR code drawer on loopback and no
+gpiozero without pins; the store's page cache stays small."""
 
 from __future__ import annotations
 
@@ -45,7 +45,8 @@ def test_the_command_loads_no_mdns_until_a_table_announces_itself() -> None:
 
 def test_serving_a_table_loads_no_other_commands_modules() -> None:
     others = ("companion.cli.cards", "companion.rules.coverage", "companion.cli.tapes")
-    lazily = ("companion.league.shipper", "segno")  # a league's table; a code for a tablet
+    # a league's table, a code for a tablet, a table with pins (LEDs, buzzer, buttons)
+    lazily = ("companion.league.shipper", "segno", "gpiozero")
     for command in ("serve", "demo"):
         assert _loaded_by_the_command(others + lazily, running=command) == []
     assert _loaded_by_the_command(others, running="cards") == ["companion.cli.cards"] + [
