@@ -10,6 +10,7 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
+import segno
 from click.testing import CliRunner
 
 from companion.cli import addresses, demo
@@ -41,7 +42,7 @@ def qr(monkeypatch: pytest.MonkeyPatch) -> list[str]:
         def terminal(self, compact: bool) -> None:
             pass
 
-    monkeypatch.setattr(addresses.segno, "make", Code)
+    monkeypatch.setattr(segno, "make", Code)  # what addresses imports to draw a code
     return encoded
 
 

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import errno
 import time
+from importlib import import_module
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -14,7 +16,6 @@ from companion.cli.common import EX_CONFIG, fail
 from companion.cli.control import say_how_to_control
 from companion.errors import CompanionError, StoreError
 from companion.hardware.feedback import open_feedback
-from companion.league.shipper import Shipper
 from companion.storage.serving import clear_serving, write_serving
 from companion.storage.store import EventStore
 from companion.storage.tokens import TokenFile, token_path
@@ -23,6 +24,23 @@ from companion.table.games import game_header
 from companion.table.live import LiveGame
 from companion.table.service import Change, TableService
 from companion.web.server import Dashboard
+
+if TYPE_CHECKING:
+    from companion.league.shipper import Shipper
+
+
+def _start_shipping(config: TableConfig, service: TableService) -> Shipper | None:
+    """The league shipper, for a table in a league: imported by name only then (the league
+    client and its payload checks are 1 MB resident a table without a league never uses)."""
+    if config.league is None:
+        return None
+    league = config.league
+    shipper: Shipper = import_module("companion.league.shipper").Shipper(
+        service.store, league.url, league.table_key, settle=league.settle_s
+    )
+    shipper.start()
+    click.echo(f"finished games are shipped to the league at {league.url}")
+    return shipper
 
 
 def parse_players(entries: tuple[str, ...], catalogue: Catalogue) -> dict[str, list[str]]:
@@ -133,12 +151,7 @@ def serve(table_file: Path | None, simulate: bool, db: str | None, port: int | N
     dashboard.stop_on_signals()  # before anything is said: a stop right after start is clean
     service.listen(_say)
     service.start()
-    shipper = None
-    if config.league is not None:
-        league = config.league
-        shipper = Shipper(service.store, league.url, league.table_key, settle=league.settle_s)
-        shipper.start()
-        click.echo(f"finished games are shipped to the league at {league.url}")
+    shipper = _start_shipping(config, service)
     db_path = db or config.db
     _announce(service, dashboard, db_path)
     try:

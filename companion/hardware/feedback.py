@@ -18,7 +18,8 @@
 Pins come from a :class:`~companion.hardware.pinmap.PinMap` (a table's hardware ``pins``).
 The gpiozero pin factory is injectable: ``None`` uses gpiozero's default (lgpio on a Pi), tests pass
 ``MockFactory(pin_class=MockPWMPin)``. :class:`NullFeedback` does nothing, for a machine
-without GPIO; :func:`open_feedback` picks it when no pins are configured.
+without GPIO; :func:`open_feedback` picks it when no pins are configured (and gpiozero is then
+not imported: a table without pins, the demo among them, does not carry it).
 """
 
 from __future__ import annotations
@@ -27,9 +28,8 @@ import logging
 import threading
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from importlib import import_module
 from typing import Any, Literal, Protocol
-
-from gpiozero import LED, Button, Buzzer, GPIOZeroError
 
 from companion.errors import CompanionError
 from companion.hardware.config import HardwareConfig
@@ -196,14 +196,16 @@ class Feedback:
         self._hold_taken = False
         self._hold_lock = threading.Lock()
         self._view = FeedbackView()
+        # imported by name, for a table with pins only: 2 MB resident the rest never uses
+        gpiozero = import_module("gpiozero")
         try:
             for zone, pin in pins.leds:
-                self._leds[zone] = LED(pin, pin_factory=pin_factory)
+                self._leds[zone] = gpiozero.LED(pin, pin_factory=pin_factory)
                 self._states[zone] = "off"
             if pins.buzzer is not None:
-                self._buzzer = Buzzer(pins.buzzer, pin_factory=pin_factory)
+                self._buzzer = gpiozero.Buzzer(pins.buzzer, pin_factory=pin_factory)
             for name, pin in pins.buttons:
-                button: _Button = Button(
+                button: _Button = gpiozero.Button(
                     pin, bounce_time=bounce_time, hold_time=hold_time, pin_factory=pin_factory
                 )
                 if name == "end-turn":  # a short press ends the turn, a hold may pair
@@ -213,7 +215,7 @@ class Feedback:
                 else:
                     button.when_pressed = self._handler(name)
                 self._buttons[name] = button
-        except GPIOZeroError as exc:
+        except gpiozero.GPIOZeroError as exc:
             self.close()
             raise FeedbackError(
                 f"{pins.source}: cannot set up the GPIO pins ({type(exc).__name__}: {exc}); on a "

@@ -20,6 +20,7 @@ from companion.web import (
     auth,
     enrol,
     errors,
+    files,
     history,
     hygiene,
     league,
@@ -62,7 +63,7 @@ def create_app(
     ``X-Companion-Token``."""
     if not token:
         raise ValueError("the dashboard needs a control token (see storage.tokens)")
-    app = Flask(__name__)
+    app = Flask(__name__, static_folder=None)  # static/ is files.py's: types of its own
     app.config.update(DEFAULTS)
     if config is not None:
         app.config.update(config)
@@ -73,6 +74,7 @@ def create_app(
     hygiene.init_app(app)
     writes.init_app(app)
     auth.init_app(app)
+    files.init_app(app)
     for module in (live, api, setup, history, enrol, readers, sim, league, pairing, shell):
         app.register_blueprint(module.bp)
     app.register_blueprint(reasons.bp)

@@ -55,8 +55,15 @@ UNACKNOWLEDGED_MS = 30_000
 #: bytes a connection's output buffer holds before waitress starts a new one (and frees the old
 #: once sent). waitress never trims a buffer it is still writing to, and its default (16 MB,
 #: past 1 MB in a temporary file) let every event stream hold megabytes of states already sent:
-#: the serving process grew by about 1 MB a second with 20 streams and two taps a second
-STREAM_BUFFER = 128 * 1024
+#: the serving process grew by about 1 MB a second with 20 streams and two taps a second. At
+#: 128 KiB the 20 streams of the soak, sent the same states, filled their buffers together and
+#: dropped them together: 2.5 MB that came and went every few seconds (issue 24). A few states
+#: (a whole one is 5-10 KB) fill 32 KiB; it is also how much unsent a client may fall behind
+#: before its stream's thread waits for it
+STREAM_BUFFER = 32 * 1024
+#: bytes past which waitress moves a buffer to a temporary file (as before: far more than a
+#: state or a page)
+STREAM_OVERFLOW = 256 * 1024
 SOCKET_OPTIONS = [
     (socket.IPPROTO_TCP, socket.TCP_NODELAY, 1),
     *(
@@ -104,7 +111,7 @@ class Dashboard:
                 ident="companion",
                 asyncore_use_poll=True,
                 outbuf_high_watermark=STREAM_BUFFER,
-                outbuf_overflow=STREAM_BUFFER * 2,
+                outbuf_overflow=STREAM_OVERFLOW,
             )
         except OSError:  # e.g. the port is taken: what waitress opened so far is in the map
             wasyncore.close_all(self._map)
