@@ -14,6 +14,7 @@ from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from companion.catalogue.cards import Catalogue, build_catalogue, load_catalogue
 from companion.storage.store import EventStore
+from companion.table.demo import DemoPlayer
 from companion.table.live import LiveGame
 from companion.table.service import TableService
 from companion.web.app import TOKEN_HEADER, create_app
@@ -109,10 +110,14 @@ def client(service: TableService) -> FlaskClient:
 
 
 @contextmanager
-def serving(service: TableService, **config: Any) -> Iterator[Dashboard]:
+def serving(
+    service: TableService, *, simulated: bool = False, demo: DemoPlayer | None = None, **config: Any
+) -> Iterator[Dashboard]:
     """The dashboard on the real server (waitress), as ``companion serve`` runs it, in a thread,
     with ``config`` set on its app (e.g. ``SSE_PING_SECONDS``); closed afterwards."""
-    served = Dashboard(service, host="127.0.0.1", port=0, token=TOKEN, simulated=False)
+    served = Dashboard(
+        service, host="127.0.0.1", port=0, token=TOKEN, simulated=simulated, demo=demo
+    )
     served.app.config.update(config)
     thread = threading.Thread(target=served.serve_forever, daemon=True)
     thread.start()

@@ -10,7 +10,6 @@ from __future__ import annotations
 import http.client
 import json
 import random
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -29,8 +28,7 @@ from companion.table.service import TableService
 from companion.tape.examples import example_tape
 from companion.tape.lines import read_lines
 from companion.web.openapi import spec
-from companion.web.server import Dashboard
-from tests.conftest import AUTH, TOKEN
+from tests.conftest import AUTH, serving
 from tests.openapi_bodies import answer_schema, mismatches
 
 DOCUMENT = spec()
@@ -121,16 +119,12 @@ def served(
     service = TableService(live, zones, clock=time.monotonic, worker_thread=False)
     service.start()
     demo = DemoPlayer(service)  # not playing: /api/demo answers its status
-    dashboard = Dashboard(service, host="127.0.0.1", port=0, token=TOKEN, simulated=True, demo=demo)
-    thread = threading.Thread(target=dashboard.serve_forever, daemon=True)
-    thread.start()
-    client = Served(service, dashboard.port, lines[1:])
     try:
-        yield client
+        with serving(service, simulated=True, demo=demo) as dashboard:
+            client = Served(service, dashboard.port, lines[1:])
+            yield client
+            client.connection.close()
     finally:
-        client.connection.close()
-        dashboard.close()
-        thread.join(timeout=10)
         service.stop()
         store.close()
 
@@ -172,21 +166,23 @@ def test_the_stream_sends_what_the_state_answers(served: Served) -> None:
 
 def test_a_table_with_no_game_answers_as_documented(catalogue: Catalogue) -> None:
     store = EventStore.memory()
-    service = TableService(None, {"base-1": "mock:"}, clock=time.monotonic, store=store,
-                           catalogue=catalogue, worker_thread=False)  # fmt: skip
+    service = TableService(
+        None,
+        {"base-1": "mock:"},
+        clock=time.monotonic,
+        store=store,
+        catalogue=catalogue,
+        worker_thread=False,
+    )
     service.start()
-    dashboard = Dashboard(service, host="127.0.0.1", port=0, token=TOKEN, simulated=False)
-    thread = threading.Thread(target=dashboard.serve_forever, daemon=True)
-    thread.start()
-    client = Served(service, dashboard.port, [])
     try:
-        client.check_every_get()
-        assert client.get("/api/state", token=False)[1]["message"]
-        assert {"/api/state", "/api/readers", "/api/games", "/api/pairing"} <= client.checked
+        with serving(service) as dashboard:
+            client = Served(service, dashboard.port, [])
+            client.check_every_get()
+            assert client.get("/api/state", token=False)[1]["message"]
+            assert {"/api/state", "/api/readers", "/api/games", "/api/pairing"} <= client.checked
+            client.connection.close()
     finally:
-        client.connection.close()
-        dashboard.close()
-        thread.join(timeout=10)
         service.stop()
         store.close()
 
