@@ -8,16 +8,20 @@ from __future__ import annotations
 
 import itertools
 import os
+import threading
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from psycopg import sql
+from waitress import wasyncore
+from waitress.server import create_server
 
 from companion.league.admin import add_table, new_organiser_token
 from companion.league.app import create_app
-from companion.league.cluster import INSTALL, Cluster, find_binaries
+from companion.league.cluster import INSTALL, Cluster, find_binaries, free_port
 from companion.league.database import Connection, connect
 from companion.league.server import prepare
 from companion.league.webio import POOL
@@ -85,3 +89,43 @@ def other_key(db: Connection) -> str:
 @pytest.fixture
 def organiser(db: Connection) -> str:
     return new_organiser_token(db)
+
+
+class League:
+    """The league app on a real HTTP server (waitress) on loopback, stoppable and restartable."""
+
+    def __init__(self, app: Flask) -> None:
+        self.app = app
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.sockets: dict[int, Any] = {}
+        self.server: Any = None
+        self.thread: threading.Thread | None = None
+
+    def start(self) -> None:
+        self.sockets = {}
+        self.server = create_server(
+            self.app, map=self.sockets, host="127.0.0.1", port=self.port, threads=2
+        )
+        # waitress's own run() looks at its sockets once a second: a stop waited up to that long
+        # for the thread to see them all closed; this loop looks every 50 ms
+        loop = {"timeout": 0.05, "map": self.sockets, "use_poll": True}
+        self.thread = threading.Thread(target=wasyncore.loop, kwargs=loop, daemon=True)
+        self.thread.start()
+
+    def stop(self) -> None:
+        """Gone from the network at once: every socket closed, the threads stopped."""
+        if self.server is not None:
+            self.server.task_dispatcher.shutdown()
+            wasyncore.close_all(self.sockets)  # the loop ends with nothing left to watch
+            assert self.thread is not None
+            self.thread.join(timeout=5)
+            self.server = None
+
+
+@pytest.fixture
+def league(league_app: Flask) -> Iterator[League]:
+    running = League(league_app)
+    running.start()
+    yield running
+    running.stop()

@@ -13,9 +13,9 @@ from playwright.sync_api import expect
 
 from companion.league.pages import REFRESH_S
 from tests.a11y import axe_violations
+from tests.league.conftest import League
 from tests.league.games import push
 from tests.league.test_ingest import send
-from tests.league.test_shipper import League
 
 
 @pytest.fixture

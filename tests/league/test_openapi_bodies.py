@@ -8,17 +8,15 @@ from __future__ import annotations
 import json
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from flask import Flask
 from flask.testing import FlaskClient
 
 from companion.league.openapi import spec
 from tests import openapi_bodies as bodies
+from tests.league.conftest import League
 from tests.league.games import push
-from tests.league.test_shipper import League
 
 DOCUMENT = spec()
 POSTS = sorted(path for path, item in DOCUMENT["paths"].items() if "post" in item)
@@ -113,15 +111,6 @@ def test_each_query_number_is_held_to_its_documented_bounds(
 GETS = sorted(path for path, item in DOCUMENT["paths"].items() if "get" in item)
 
 
-@pytest.fixture
-def served(league_app: Flask) -> Iterator[League]:
-    """The league on a real server (waitress)."""
-    running = League(league_app)
-    running.start()
-    yield running
-    running.stop()
-
-
 def _call(url: str, body: dict[str, Any] | None = None, key: str = "") -> tuple[int, Any]:
     data = None if body is None else json.dumps(body).encode()
     headers = {"Content-Type": "application/json", "Authorization": f"Bearer {key}"}
@@ -132,12 +121,12 @@ def _call(url: str, body: dict[str, Any] | None = None, key: str = "") -> tuple[
         return refused.code, json.loads(refused.read())
 
 
-def test_every_get_answers_what_the_document_describes(served: League, table_key: str) -> None:
+def test_every_get_answers_what_the_document_describes(league: League, table_key: str) -> None:
     played = push(2, "Ann", "Ben", "Cat")
-    assert _call(f"{served.url}/api/v1/games", played, table_key)[0] == 201
+    assert _call(f"{league.url}/api/v1/games", played, table_key)[0] == 201
     for path in GETS:
         url = path.replace("{uid}", played["id"]).replace("{name}", "Ann")
-        status, answer = _call(served.url + url)
+        status, answer = _call(league.url + url)
         assert status == 200, (path, answer)
         schema = bodies.answer_schema(DOCUMENT["paths"][path]["get"], 200)
         assert schema is not None, f"{path}: the document does not describe its answer"

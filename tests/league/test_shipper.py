@@ -8,63 +8,19 @@ import json
 import threading
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from flask import Flask
-from waitress import wasyncore
-from waitress.server import create_server
 
 from companion.catalogue.cards import Catalogue
 from companion.cli.main import main
-from companion.league.cluster import free_port
 from companion.league.database import Connection
 from companion.league.shipper import Shipper
 from companion.storage.store import EventStore
+from tests.league.conftest import League
 from tests.league.games import push
 from tests.league.test_league_night import LiveServer
 from tests.league.test_outbox import play
-
-
-class League:
-    """The league app on a real HTTP server (waitress) on loopback, stoppable and restartable."""
-
-    def __init__(self, app: Flask) -> None:
-        self.app = app
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.sockets: dict[int, Any] = {}
-        self.server: Any = None
-        self.thread: threading.Thread | None = None
-
-    def start(self) -> None:
-        self.sockets = {}
-        self.server = create_server(
-            self.app, map=self.sockets, host="127.0.0.1", port=self.port, threads=2
-        )
-        # waitress's own run() looks at its sockets once a second: a stop waited up to that long
-        # for the thread to see them all closed; this loop looks every 50 ms
-        loop = {"timeout": 0.05, "map": self.sockets, "use_poll": True}
-        self.thread = threading.Thread(target=wasyncore.loop, kwargs=loop, daemon=True)
-        self.thread.start()
-
-    def stop(self) -> None:
-        """Gone from the network at once: every socket closed, the threads stopped."""
-        if self.server is not None:
-            self.server.task_dispatcher.shutdown()
-            wasyncore.close_all(self.sockets)  # the loop ends with nothing left to watch
-            assert self.thread is not None
-            self.thread.join(timeout=5)
-            self.server = None
-
-
-@pytest.fixture
-def league(league_app: Flask) -> Iterator[League]:
-    running = League(league_app)
-    running.start()
-    yield running
-    running.stop()
 
 
 class Clock:
