@@ -9,26 +9,15 @@ See ``hardware/table.example.toml``::
     bind = "127.0.0.1"
     port = 8080
 
-    [zones.base-1]
+    [zones.base-1]          # and [buzzer], [buttons]: the devices
     reader = "nfc:tty:nfc-zone1:pn532"
-    led = 17
-
-    [zones.discard]
-    reader = "nfc:tty:nfc-zone6:pn532"
-
-    [buzzer]
-    pin = 18
-
-    [buttons]
-    end-turn = 23
-    undo = 24
 
     [league]
     url = "http://192.168.1.20:8700"
     table_key = "tk_..."
 
-``[zones.*]``, ``[buzzer]`` and ``[buttons]`` are the hardware's (see
-:mod:`companion.hardware.config`). ``[league]`` is optional: the store's league server and this
+``[zones.*]``, ``[buzzer]`` and ``[buttons]`` are the hardware's, shown whole in
+:mod:`companion.hardware.config`. ``[league]`` is optional: the store's league server and this
 table's key (``companion league table add NAME`` prints it); with it, finished games are
 shipped there.
 """
