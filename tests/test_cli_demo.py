@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from companion.storage.store import EventStore
+from tests.processes import piped
 from tests.waiting import eventually
 
 COMPANION = Path(sys.executable).parent / "companion"
@@ -25,17 +26,8 @@ COMPANION = Path(sys.executable).parent / "companion"
 def demo(*args: str) -> Iterator[subprocess.Popen[str]]:
     """``companion demo ARGS`` as people run it, its output piped; killed if still running
     when the test is done with it, pass or fail."""
-    process = subprocess.Popen(
-        [str(COMPANION), "demo", *args], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
-    )
-    try:
+    with piped([str(COMPANION), "demo", *args]) as process:
         yield process
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.wait()
-        assert process.stdout is not None
-        process.stdout.close()
 
 
 def test_demo_serves_a_self_playing_simulated_table_and_stops_on_sigterm(tmp_path: Path) -> None:

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from companion.league.cluster import Cluster, free_port
+from tests.processes import piped
 
 
 def test_the_demo_fills_the_standings_board(pg_cluster: Cluster) -> None:
@@ -67,15 +68,11 @@ def test_a_signal_stops_the_demo_and_leaves_nothing_behind(
     port = free_port()
     command = [sys.executable, "-m", "companion", "league", "demo", "--tables", "1",
                "--port", str(port)]  # fmt: skip
-    demo = subprocess.Popen(
+    with piped(
         command,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
         env={**os.environ, "TMPDIR": str(tmp_path)},  # its temporary folders land here
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN),  # as a script's &
-    )
-    try:
+    ) as demo:
         assert demo.stdout is not None
         printed = []
         for line in demo.stdout:
@@ -88,12 +85,6 @@ def test_a_signal_stops_the_demo_and_leaves_nothing_behind(
         demo.send_signal(signum)
         assert demo.wait(60) == 0
         rest = demo.stdout.read()
-    finally:
-        if demo.poll() is None:
-            demo.kill()
-            demo.wait()
-        assert demo.stdout is not None
-        demo.stdout.close()
     assert "Traceback" not in rest, rest
     assert list(tmp_path.iterdir()) == []  # the cluster's and the tables' folders are gone
     for gone in (int(database.group(1)), port):  # PostgreSQL and gunicorn stopped
