@@ -59,13 +59,15 @@ def test_the_table_and_its_states_have_no_axe_violations(
 
 def open_page(page: Any, table: LiveTable, path: str) -> None:
     """``path`` with the token, once its content is there (the setup page's catalogue, the
-    history's games)."""
+    history's games, the enrolment page's lists: a control filled later is another control)."""
     page.goto(f"{table.url}{path}?token={TOKEN}")
     expect(page.locator("h1").first).to_be_visible()
     if path == "/setup":
         page.wait_for_selector("body[data-ready]")
     if path == "/history":
         expect(page.locator("#games tbody tr").first).to_be_visible()
+    if path == "/enrol":  # its last list filled (enrol.js fills them in one go)
+        expect(page.locator("#bind-card option").first).to_be_attached()
 
 
 @pytest.mark.parametrize("path", PAGES)
