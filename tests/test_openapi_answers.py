@@ -27,6 +27,7 @@ from companion.table.live import LiveGame
 from companion.table.service import TableService
 from companion.tape.examples import example_tape
 from companion.tape.lines import read_lines
+from companion.tracker.public import public_view
 from companion.web.openapi import spec
 from tests.conftest import AUTH, serving
 from tests.openapi_bodies import answer_schema, mismatches
@@ -236,3 +237,21 @@ def test_every_answer_in_both_documents_is_described() -> None:
                     for kind, media in response.get("content", {}).items():
                         where = f"{method.upper()} {path} {code} {kind}"
                         assert media.get("schema"), f"{where}: no schema"
+
+
+def test_an_option_line_about_a_face_down_card_is_what_the_document_says() -> None:
+    """Every key of an option's line that holds a uid is null to a viewer when its card lies
+    face down (the public view, CONTRACT.md): the document says so, key by key."""
+    state = answer_schema(DOCUMENT["paths"]["/api/state"]["get"], 200)
+    assert state is not None
+    games = state["properties"]["state"]["oneOf"]
+    for game in games:
+        prompts = game["properties"]["prompts"]["items"]
+        line = prompts["properties"]["options"]["items"]["properties"]["line"]
+        held = {"tap": "04AB", "zone": "base-1", "tag": "04AB", "target": "04AB",
+                "tags": ["04AB", "04CD"]}  # fmt: skip
+        seen = public_view(held, {"04AB": None, "04CD": "card-0123456789ab"})
+        assert seen == {"tap": None, "zone": "base-1", "tag": None, "target": None,
+                        "tags": [None, "card-0123456789ab"]}  # fmt: skip
+        assert mismatches(seen, line, strict=True) == []
+        assert mismatches({**seen, "zone": None}, line, strict=True) != []  # the check can fail

@@ -15,11 +15,13 @@ import pytest
 from flask import Flask
 
 from companion.table.service import TableService
+from companion.web.openapi import spec
 from companion.web.palette import PALETTE
 from companion.web.server import UNACKNOWLEDGED_MS, Dashboard
 from companion.web.stream import events
 from companion.web.table import EXTENSION, Table, View
 from tests.conftest import AUTH, serving
+from tests.openapi_bodies import mismatches
 from tests.waiting import eventually
 
 PLAYERS = [
@@ -325,6 +327,7 @@ def test_each_version_is_sent_once_and_health_between_versions_comes_on_its_own(
     assert health["event"] == "health" and "id" not in health  # Last-Event-ID stays a version
     status = json.loads(health["data"])
     assert status["version"] == 0 and status["health"]["store"]["state"] == "failing"
+    assert mismatches(status, spec()["components"]["schemas"]["healthEvent"], strict=True) == []
     service._health_changed()  # nothing new: nothing sent
     service.store_health.succeeded()
     service._health_changed()

@@ -109,8 +109,9 @@ def sell_input(state: MCState, line: Line, catalogue: Catalogue) -> MCOutcome:
     hand as well as those you are carrying")."""
     cards = catalogue.cthulhu
     name = need_player(state, line)
-    tags = line.get("tags")
-    if not isinstance(tags, list) or not tags or not all(isinstance(t, str) for t in tags):
+    given = line.get("tags")
+    tags = [t for t in given if isinstance(t, str)] if isinstance(given, list) else []
+    if not tags or len(tags) != len(given or ()):
         raise Rejected('"sell" needs "tags": the uids of the items sold')
     held = []
     for tag in tags:

@@ -29,23 +29,24 @@ JSON: TypeAlias = "None | bool | int | float | str | list[JSON] | dict[str, JSON
 Line = TypedDict(
     "Line",
     {
-        "tap": str,
+        # a uid in a tape; to a viewer (the dashboard without a token,
+        # :mod:`companion.tracker.public`) an opaque handle, or null for a card lying face
+        # down: in an option's line of a prompt. Every key below that holds a uid likewise.
+        "tap": str | None,
         "zone": str,
         "at": float,
         "input": str,
         "prompt": int,
         "option": int,
-        # a uid in a tape; null in a viewer's view of a prompt's option about a buried card
-        # (the dashboard without a token, :mod:`companion.tracker.public`)
         "tag": str | None,
-        "tags": list[str],
+        "tags": list[str | None],
         "card": str,
         # ``null``: nobody (a monster released by ``control``, a card nobody owns)
         "owner": str | None,
         "player": str | None,
         "delta": int,
         "count": int,
-        "target": str,
+        "target": str | None,
         "effect": int,
         # a string in the contract's first types; ``declare`` documents true/false: both accepted
         "on": str | bool,

@@ -74,6 +74,16 @@ class StateAnswer(TypedDict):
     pairing: PairingNotice
 
 
+class HealthEvent(TypedDict):
+    """The data of the event stream's ``health`` event: the store's health or the pairing
+    notice changed between two versions (no ``id``: a reconnecting client names a version)."""
+
+    game_id: int | None
+    version: int
+    health: StoreHealth
+    pairing: PairingNotice
+
+
 # /api/readers
 
 

@@ -18,6 +18,7 @@ from companion.web.answers import (
     FactionsAnswer,
     GameAnswer,
     GamesAnswer,
+    HealthEvent,
     LeagueAnswer,
     PairingStatus,
     PowerAnswer,
@@ -51,8 +52,14 @@ from companion.web.bodies import (
 )
 
 ERROR = {"$ref": "#/components/responses/Error"}
-#: what an event stream sends, in words (OpenAPI 3.0 has no schema for a stream)
-STREAM = {"type": "string", "description": "text/event-stream: id, event and data lines"}
+#: what an event stream sends, in words (OpenAPI 3.0 has no schema for a stream): each event's
+#: data is described in ``components.schemas`` under the event's name (:data:`STREAM_EVENTS`)
+STREAM = {
+    "type": "string",
+    "description": "text/event-stream: id, event and data lines; the data of each event is "
+    "#/components/schemas/<event>Event (stateEvent, healthEvent)",
+}
+STREAM_EVENTS: dict[str, type] = {"state": StateAnswer, "health": HealthEvent}
 
 
 def _op(
@@ -121,6 +128,7 @@ def spec() -> dict[str, Any]:
             "securitySchemes": {
                 "token": {"type": "apiKey", "in": "header", "name": "X-Companion-Token"}
             },
+            "schemas": {f"{name}Event": schema(kind) for name, kind in STREAM_EVENTS.items()},
             "responses": {
                 "Error": {
                     "description": 'What is wrong and what to do: {"error": "..."}',
@@ -155,7 +163,9 @@ def _table_paths() -> dict[str, Any]:
         "/api/events": {
             "get": _op(
                 "Server-Sent Events: id <version>, event state, data as /api/state (the "
-                "public view unless ?token= names a valid token); "
+                "public view unless ?token= names a valid token); between versions, event "
+                "health (no id) when the store's health or the pairing notice changes, data "
+                "#/components/schemas/healthEvent; "
                 "Last-Event-ID (or ?last=) older than now gets the state at once; "
                 "': ping' every 15 s",
                 query=EventsQuery,
