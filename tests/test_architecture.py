@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterator
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -56,10 +57,16 @@ def modules() -> Iterator[tuple[str, Path]]:
         yield ".".join(parts), path
 
 
+@cache
+def parsed(path: Path) -> ast.Module:
+    """``path``'s syntax tree, parsed once for all the tests here (they only read it)."""
+    return ast.parse(path.read_text(encoding="utf-8"))
+
+
 def imports_of(name: str, path: Path) -> Iterator[str]:
     """Every module ``name`` imports, anywhere in its body, as absolute dotted names."""
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in ast.walk(parsed(path)):
         if isinstance(node, ast.Import):
             yield from (alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
@@ -204,7 +211,7 @@ def test_imports_are_at_module_level() -> None:
     """An import hidden in a function is how a cycle hides: every import is at the top."""
     hidden = []
     for name, path in modules():
-        tree = ast.parse(path.read_text(encoding="utf-8"))
+        tree = parsed(path)
         for node in ast.walk(tree):
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
                 for inner in ast.walk(node):
@@ -235,7 +242,7 @@ def test_no_mixins() -> None:
     anything else is parts of one class spread over mixins; compose them instead."""
     mixed = []
     for name, path in modules():
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in ast.walk(parsed(path)):
             if not isinstance(node, ast.ClassDef) or len(node.bases) < 2:
                 continue
             bases = _base_names(node)
@@ -248,7 +255,7 @@ def test_no_mixins() -> None:
 def test_functions_are_small() -> None:
     long = []
     for name, path in modules():
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in ast.walk(parsed(path)):
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
                 first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
                 length = (node.end_lineno or node.lineno) - first + 1
@@ -282,7 +289,7 @@ def test_no_base_class_leaves_methods_for_a_subclass_to_fill() -> None:
     *must* implement ``start``/``stop``, as gpiozero's pin factories)."""
     found = []
     for name, path in modules():
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in ast.walk(parsed(path)):
             if not isinstance(node, ast.ClassDef):
                 continue
             if _is_abstract(node) and layer_of(name) != "hardware":
