@@ -2,8 +2,11 @@
 profile: a reader that is missing, one behind an FTDI bridge at its default latency timer, one
 that loses 5 % of its READs. The test lays and lifts the cards the doctor asks for.
 
-Timings run in real time (the emulator sleeps its modelled time) on a loaded machine, so the
-assertions hold the verdicts the profiles must get, not exact figures."""
+The probe is timed on the emulator's modelled clock, so the emulator waits for nothing
+(``realtime=False``): its accounting keeps the time a real link would take. What is real time
+still: the one answer held past nfcpy's 100 ms ACK wait, the doctor's held search, and the taps
+through the table's loop (its poll periods), on a loaded machine; so the assertions hold the
+verdicts the profiles must get, not exact figures."""
 
 from __future__ import annotations
 
@@ -36,6 +39,8 @@ def made() -> Iterator[list[EmulatedPN532]]:
 
 
 def emulate(made: list[EmulatedPN532], profile: str, **options: object) -> EmulatedPN532:
+    """An emulated reader that answers at once unless ``realtime=True`` is passed."""
+    options.setdefault("realtime", False)
     try:
         reader = EmulatedPN532("doctor", profile, **options)  # type: ignore[arg-type]
     except EmulatorUnavailable as exc:
@@ -70,7 +75,8 @@ def behind(reader: EmulatedPN532, tmp_path: Path, driver: str, latency: int | No
 def run(reader: EmulatedPN532, system: System | None = None, **more: float) -> dict[str, Check]:
     """The doctor's lines for ``reader``. Its probe is timed by the emulator's modelled clock
     (the link and chip time the profile charges), so its figures and verdicts are the model's
-    whatever the machine's load; the taps run through the table's loop in real time."""
+    whatever the machine's load; the taps run through the table's loop in real time (against
+    a chip that answers at once: their figures are the loop's, not the link's)."""
     options = ReaderOptions(
         prompt=hand(reader),  # type: ignore[arg-type]
         tries=int(more.get("tries", 30)),
@@ -218,16 +224,16 @@ def test_a_port_where_no_pn532_answers_fails_to_open_after_retries() -> None:
 def test_an_answer_the_link_loses_is_counted_not_taken_for_the_card(
     made: list[EmulatedPN532],
 ) -> None:
-    """One answer held past nfcpy's 100 ms ACK wait: a link error, and no READ failure."""
+    """One answer held past nfcpy's 100 ms ACK wait: a link error, and no READ failure. That
+    wait is nfcpy's wall clock, so this reader is in real time, but sleeps only the held one."""
     held = threading.Event()
 
     def late_once(seconds: float) -> None:
         if reader.card is not None and not held.is_set():
             held.set()
-            seconds += 0.25
-        time.sleep(seconds)
+            time.sleep(seconds + 0.25)
 
-    reader = emulate(made, "pi-uart-921600", sleep=late_once)
+    reader = emulate(made, "pi-uart-921600", realtime=True, sleep=late_once)
     checks = run(reader, tries=30, taps=0)
     answers = checks["reader answers"]
     assert held.is_set()

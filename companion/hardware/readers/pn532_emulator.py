@@ -14,6 +14,9 @@ The chip (:mod:`.pn532_chip`) speaks the HSU frames of :mod:`.pn532_frames`; eac
 delayed by the profile's modelled time (:mod:`.pn532_timing`: UART bytes, USB bridge latency,
 firmware, RF) through ``sleep``, and that time is added to :attr:`EmulatedPN532.stats` whether
 or not it was slept (tests pass a ``sleep`` that returns at once and read the accounting).
+``realtime=False`` waits for nothing: no answer is delayed, and a search that finds no card
+gives up at once (as after its tries), its modelled time still charged to the accounting; for
+a host that times itself on :attr:`EmulatedPN532.stats` and needs no real-time behaviour.
 
 nfcpy finds a ``tty:<name>:pn532`` device only in ``/dev``, so the emulator needs a writable
 ``/dev`` (root, or a CI container): :class:`EmulatorUnavailable` says so otherwise. An
@@ -126,6 +129,7 @@ class EmulatedPN532:
         present: bool = True,
         sleep: Callable[[float], None] = time.sleep,
         clock: Callable[[], float] = time.monotonic,
+        realtime: bool = True,
         device_dir: str = DEVICE_DIR,
     ) -> None:
         self.name = name
@@ -134,6 +138,8 @@ class EmulatedPN532:
         self.endless_search = endless_search
         self.chip = self._power_up(random.Random(seed))
         self.sleep, self.clock = sleep, clock
+        #: False: answers and finite searches are not waited for (:attr:`stats` keeps their time)
+        self.realtime = realtime
         slug = re.sub(r"[^a-zA-Z0-9]+", "-", name).strip("-") or "zone"
         self.device_name = f"{DEVICE_PREFIX}{os.getpid()}x{next(_numbers)}-{slug}"
         self.device = os.path.join(device_dir, self.device_name)
@@ -281,7 +287,7 @@ class EmulatedPN532:
 
     def _send(self, master: int, at: float, reply: bytes) -> None:
         wait = at - self.clock()
-        if wait > 0:
+        if wait > 0 and self.realtime:
             self.sleep(wait)
         with contextlib.suppress(OSError):  # the host may be gone already
             os.write(master, reply)
@@ -352,7 +358,8 @@ class EmulatedPN532:
 
     def _search_answer(self) -> list[tuple[float, bytes]]:
         """The answer of the search in progress, once a card it wants has come (on its next
-        try) or a finite one has given up; each time on the emulator's clock."""
+        try) or a finite one has given up; each time on the emulator's clock (a finite one
+        gives up at once when the emulator is not in real time)."""
         with self._lock:
             searching, chip = self._searching, self.chip
             if searching is None:
@@ -360,7 +367,11 @@ class EmulatedPN532:
             arrived = max(0.0, self._placed_at - searching.at(0.0))
             answer = chip.search_found(searching.search, arrived)
             ends = searching.search.ends_s
-            if answer is None and ends is not None and self.clock() >= searching.at(ends):
+            # a finite search gives up after its tries: on the clock, or at once if not real time
+            given_up = ends is not None and (
+                not self.realtime or self.clock() >= searching.at(ends)
+            )
+            if answer is None and given_up:
                 answer = searching.if_nothing
             if answer is None:
                 return []
