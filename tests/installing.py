@@ -8,10 +8,14 @@ import hashlib
 import re
 import shutil
 import subprocess
+import tomllib
 import zipfile
-from pathlib import Path
+from importlib import metadata
+from pathlib import Path, PurePosixPath
 
 import pytest
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
 
 REPO = Path(__file__).resolve().parents[1]
 UNIT = REPO / "hardware" / "systemd" / "companion.service"
@@ -39,9 +43,62 @@ def make_wheel(folder: Path, distribution: str, version: str, script: str | None
     return path
 
 
-def _digest(text: str) -> str:
-    raw = hashlib.sha256(text.encode()).digest()
+def _digest(text: str | bytes) -> str:
+    raw = hashlib.sha256(text.encode() if isinstance(text, str) else text).digest()
     return base64.urlsafe_b64encode(raw).rstrip(b"=").decode()
+
+
+def wheelhouse(folder: Path, distribution: str) -> Path:
+    """Wheels of everything pip needs to install ``distribution`` from its source tree (its
+    requirements, theirs in turn, and the build backend), repacked from what this environment
+    has installed: pip installs from ``folder`` with ``--no-index``, without the network."""
+    build = tomllib.loads((REPO / "pyproject.toml").read_text())["build-system"]["requires"]
+    wanted = [*_needs(metadata.distribution(distribution)), *(Requirement(r) for r in build)]
+    done = {canonicalize_name(distribution)}
+    while wanted:
+        requirement = wanted.pop()
+        name = canonicalize_name(requirement.name)
+        if name in done:
+            continue
+        done.add(name)
+        dist = metadata.distribution(name)
+        # a version pip would refuse is better told here than as "no matching distribution"
+        assert requirement.specifier.contains(dist.version, prereleases=True), (requirement, dist)
+        _repack(dist, folder)
+        wanted += _needs(dist)
+    return folder
+
+
+def _needs(dist: metadata.Distribution) -> list[Requirement]:
+    """``dist``'s requirements without extras, on this interpreter."""
+    requirements = [Requirement(text) for text in dist.requires or []]
+    return [r for r in requirements if r.marker is None or r.marker.evaluate({"extra": ""})]
+
+
+def _repack(dist: metadata.Distribution, folder: Path) -> None:
+    """The wheel ``dist`` was installed from, give or take what installing added: the files
+    its RECORD lists inside site-packages (console scripts are made again from its entry
+    points) and a new RECORD."""
+    files = [f for f in dist.files or () if ".." not in f.parts and "__pycache__" not in f.parts]
+    info = next(PurePosixPath(f).parent for f in files if f.name == "METADATA")
+    added = {info / name for name in ("RECORD", "INSTALLER", "REQUESTED", "direct_url.json")}
+    # every tag it was built for, as its file name gave them (py2.py3-none-any)
+    tags = [
+        line.partition(":")[2].strip().split("-")
+        for line in (dist.read_text("WHEEL") or "").splitlines()
+        if line.startswith("Tag:")
+    ]
+    tag = "-".join(".".join(dict.fromkeys(parts)) for parts in zip(*tags, strict=True))
+    record = []
+    with zipfile.ZipFile(folder / f"{info.stem}-{tag}.whl", "w") as wheel:
+        for file in files:
+            source = Path(str(dist.locate_file(file)))
+            if PurePosixPath(file) in added or not source.is_file():
+                continue
+            data = source.read_bytes()
+            wheel.writestr(str(file), data)
+            record.append(f"{file},sha256={_digest(data)},{len(data)}")
+        wheel.writestr(f"{info}/RECORD", "\n".join([*record, f"{info}/RECORD,,"]) + "\n")
 
 
 def unit_settings(text: str) -> dict[str, list[str]]:

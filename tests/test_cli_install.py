@@ -1,8 +1,10 @@
 """``companion install`` as a user runs it: this very package installed into a temporary root
-(a real venv, real pip), then checked the way systemd would check it."""
+(a real venv, real pip), then checked the way systemd would check it. pip installs offline: its
+index is a folder of wheels repacked from this environment (``tests/installing.py``)."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -11,8 +13,8 @@ import pytest
 from click.testing import CliRunner, Result
 
 from companion.cli.main import main
-from companion.install.layout import UNIT_FILE, VENV_DIR
-from tests.installing import systemd_analyze
+from companion.install.layout import DISTRIBUTION, UNIT_FILE, VENV_DIR
+from tests.installing import systemd_analyze, wheelhouse
 
 
 def _install(*args: str) -> Result:
@@ -22,7 +24,14 @@ def _install(*args: str) -> Result:
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Result]:
     root = tmp_path_factory.mktemp("pi")
-    return root, _install("--root", str(root))
+    wheels = wheelhouse(tmp_path_factory.mktemp("wheels"), DISTRIBUTION)
+    # pip looking in the package index took half of the install (its pages, the downloads,
+    # the build backend) and needed the network
+    with pytest.MonkeyPatch.context() as pip:
+        pip.setenv("PIP_CONFIG_FILE", os.devnull)  # this machine's pip settings play no part
+        pip.setenv("PIP_NO_INDEX", "1")
+        pip.setenv("PIP_FIND_LINKS", str(wheels))
+        return root, _install("--root", str(root))
 
 
 def test_refuses_without_root_and_says_how(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -15,7 +15,7 @@ from typing import Any
 from companion.catalogue.cards import Catalogue, load_catalogue
 from companion.errors import CompanionError, Rejected
 from companion.rules.game import final_vp
-from companion.simulation.plausible import FACTION_POOL, make_header, plausible_lines
+from companion.simulation.plausible import FACTION_POOL, make_header, plausible_game
 from companion.tape.documents import as_line
 from companion.tape.lines import parse_header
 from companion.tape.shapes import Field as Field
@@ -141,6 +141,11 @@ def _at(line: dict[str, Any]) -> float | None:
 def simulated_tape(rng: random.Random, players: Sequence[str]) -> list[dict[str, Any]]:
     """A plausible whole Smash Up game between ``players`` (2 to 4 names), header first, with
     factions drawn at random. Same ``rng`` state, same game."""
+    return simulated_game(rng, players)[0]
+
+
+def simulated_game(rng: random.Random, players: Sequence[str]) -> tuple[list[dict[str, Any]], Game]:
+    """:func:`simulated_tape`, and the tracker's game at its end (the same as its replay's)."""
     cards = catalogue()
     pool = [f for f in FACTION_POOL if f in cards.factions]
     for _ in range(SIMULATION_ATTEMPTS):
@@ -148,7 +153,8 @@ def simulated_tape(rng: random.Random, players: Sequence[str]) -> list[dict[str,
         factions = {name: picked[2 * seat : 2 * seat + 2] for seat, name in enumerate(players)}
         header = make_header(list(players), factions, cards, len(players) + 1)
         try:
-            return [header, *(dict(line) for line in plausible_lines(rng, header, cards))]
+            lines, game = plausible_game(rng, header, cards)
+            return [header, *(dict(line) for line in lines)], game
         except Rejected:
             # The simulator can plan a move the engine refuses (a second dueling card):
             # draw another game rather than ship a tape the engine would not replay.

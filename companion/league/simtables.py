@@ -12,7 +12,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from companion.league.client import Answer, Backoff, push_game
-from companion.league.engine import replay_tape, simulated_tape
+from companion.league.engine import replay_tape, simulated_game
+from companion.rules.game import final_vp
+from companion.tracker.game import Game
 
 NAMES = ("Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon", "Kim", "Lou")
 GUESTS = ("Guest", "Visitor")
@@ -24,6 +26,13 @@ def claim(tape: Sequence[dict[str, Any]]) -> dict[str, Any]:
     return {"winners": list(replayed.winners), "vp": {s.name: s.vp for s in replayed.seats}}
 
 
+def claim_of(game: Game) -> dict[str, Any]:
+    """:func:`claim` from the tracker's game at the end, without replaying its tape."""
+    table = game.smashup.table
+    vp = {name: int(points) for name, points in zip(table.players, final_vp(table), strict=True)}
+    return {"winners": list(table.winners), "vp": vp}
+
+
 def simulated_push(
     rng: random.Random, game_id: str, names: Sequence[str] = NAMES, *, guest_rate: float = 0.1
 ) -> dict[str, Any]:
@@ -33,12 +42,14 @@ def simulated_push(
     if rng.random() < guest_rate:
         guests = [rng.choice(GUESTS)]
         players[-1] = guests[0]
-    tape = simulated_tape(rng, players)
+    # the simulation played the game through the tracker already: replaying the tape for the
+    # claim took 40 % of a simulated push (the league night simulates 150)
+    tape, game = simulated_game(rng, players)
     return {
         "id": game_id,
         "status": "finished",
         "tape": tape,
-        "claimed": claim(tape),
+        "claimed": claim_of(game),
         "guests": guests,
         "finished_at": time.time(),
     }

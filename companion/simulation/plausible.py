@@ -275,7 +275,19 @@ def plausible_lines(
     """A whole game as people would play it: one minion and one action a turn, bases scored
     when they break, new bases and their monsters, every prompt answered and treasures dealt
     at once, until someone wins."""
+    yield from _lines(_Play(rng, header, catalogue), header, max_turns)
+
+
+def plausible_game(
+    rng: random.Random, header: dict[str, Any], catalogue: Catalogue, max_turns: int = 400
+) -> tuple[list[Line], Game]:
+    """:func:`plausible_lines` whole, with the tracker's game after the last of them: what the
+    table would claim, without replaying the lines through another game."""
     play = _Play(rng, header, catalogue)
+    return list(_lines(play, header, max_turns)), play.game
+
+
+def _lines(play: _Play, header: dict[str, Any], max_turns: int) -> Iterator[Line]:
     zones = [z for z in header["zones"] if z.startswith("base-")]
     for zone in zones:
         yield from _new_base(play, zone)
