@@ -21,6 +21,7 @@ import json
 import logging
 import sqlite3
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -161,3 +162,51 @@ def test_a_write_to_a_locked_store_says_busy_within_its_short_wait(tmp_path: Pat
             other.close()
         store.log.append(game_id, {"input": "end-turn"}, [], True)  # the same write, once free
         assert store.log.lines(game_id) == [{"input": "end-turn"}]
+
+
+#: the store's writes that read before they change anything (a lookup, the next seq)
+READ_THEN_WRITE: dict[str, Callable[[EventStore, int], object]] = {
+    "bind a tag": lambda store, game: store.bindings.bind("04AB", "munchkin/fence"),
+    "first append after opening": lambda store, game: store.log.append(
+        game, {"input": "end-turn"}, [], True
+    ),
+    "finish a game": lambda store, game: store.log.finish_game(game, ["Ann"]),
+    "void a game": lambda store, game: store.log.void_game(game, "a tablet"),
+    "reopen a game": lambda store, game: store.log.reopen_game(game),
+}
+
+
+@pytest.mark.parametrize("write", READ_THEN_WRITE.values(), ids=READ_THEN_WRITE.keys())
+def test_another_program_writing_between_a_writes_read_and_change_does_not_refuse_it(
+    tmp_path: Path, write: Callable[[EventStore, int], object]
+) -> None:
+    """Another program may take the write lock at any moment, so also between a write's first
+    read and its first change. A transaction begun deferred then holds a read snapshot when it
+    asks for the lock, and SQLite refuses that at once (SQLITE_BUSY, no busy wait): an enrolment
+    command died so while another program opened the store, and the card tapped was never
+    bound. The other program tries at exactly that moment here (from the store connection's
+    trace callback, as its first read starts): the write must already hold the lock."""
+    path = tmp_path / "games.db"
+    with EventStore.open(path) as store:
+        game = store.log.create_game({"game": "smashup", "players": ["Ann", "Ben"]})
+    with EventStore.open(path) as store:  # a fresh opening: its first append looks up the seq
+        other = sqlite3.connect(path, isolation_level=None, timeout=0)
+        tried: list[str] = []
+
+        def at_statement(sql: str) -> None:
+            if sql.lstrip().upper().startswith("SELECT") and not tried:
+                try:
+                    other.execute("BEGIN IMMEDIATE")
+                    tried.append("the other program took the write lock")
+                except sqlite3.OperationalError as exc:
+                    tried.append(str(exc))
+
+        store.db.conn.set_trace_callback(at_statement)
+        try:
+            write(store, game)
+        finally:
+            store.db.conn.set_trace_callback(None)
+            if other.in_transaction:
+                other.execute("ROLLBACK")
+            other.close()
+    assert tried == ["database is locked"]

@@ -97,12 +97,6 @@ def test_import_checks_everything_first_and_reports_conflicts(
         import_bindings(tmp_path / "junk.json", store, catalogue)
 
 
-def bindings(db: str) -> list[object]:
-    """The bindings stored so far (another connection: the command's store is its own)."""
-    with EventStore.open(db) as store:
-        return list(store.bindings.all())
-
-
 def test_enrol_a_faction_by_tapping_on_a_real_nfcpy_reader(
     tmp_path: Path, catalogue: Catalogue
 ) -> None:
@@ -115,7 +109,10 @@ def test_enrol_a_faction_by_tapping_on_a_real_nfcpy_reader(
     simulator = Simulator()
     antenna = simulator.add_zone("enrol")
     db = str(tmp_path / "tags.db")
-    EventStore.open(db).close()  # created before two connections race to create it
+    # Created before two connections race to create it, and kept open to look at the bindings
+    # (another connection: the command's store is its own). A look is one SELECT: opening the
+    # store for each look cost a file check and a write lock every time.
+    looking = EventStore.open(db)
     outcome: dict[str, object] = {}
 
     def run() -> None:
@@ -134,6 +131,20 @@ def test_enrol_a_faction_by_tapping_on_a_real_nfcpy_reader(
             ],
         )
 
+    def enrolled(n: int) -> bool:
+        """Whether card ``n`` is bound; a command that ended first fails the test at once,
+        saying why (else its error waited out the timeout as a card never read)."""
+        alive = command.is_alive()  # asked first: a command that ended has bound all it will
+        if len(looking.bindings.all()) > n:
+            return True
+        if not alive:
+            result = outcome["result"]
+            raise AssertionError(
+                f"the command ended before card {n} was enrolled: {result.exception!r}\n"
+                + result.output
+            )
+        return False
+
     command = threading.Thread(target=run)
     command.start()
     tags = [NtagCard.for_card(f"04D1{n:010X}") for n in range(20)]
@@ -141,23 +152,25 @@ def test_enrol_a_faction_by_tapping_on_a_real_nfcpy_reader(
         for n, tag in enumerate(tags):
             antenna.place(tag)
             eventually(
-                lambda n=n: len(bindings(db)) > n,  # type: ignore[misc]
+                lambda n=n: enrolled(n),  # type: ignore[misc]
                 timeout=10,
                 what=f"card {n} enrolled by the command's reader",
-                every=0.02,  # each look opens the store: leave the reader thread its time
             )
             empty = antenna.empty_polls
             antenna.lift()
             if n == len(tags) - 1:
                 break  # all enrolled: the command has stopped its reader
-            eventually(  # it has missed the card enough times to report it gone, and polls on
-                lambda empty=empty: antenna.empty_polls > empty + MISSES_TO_LEAVE,  # type: ignore[misc]
+            # The reader has had its MISSES_TO_LEAVE empty answers: the card's visit is over
+            # (what it makes of the last one cannot depend on what lies here afterwards).
+            eventually(
+                lambda empty=empty: antenna.empty_polls >= empty + MISSES_TO_LEAVE,  # type: ignore[misc]
                 timeout=5,
                 what="the command's reader noticing the card lifted",
             )
         command.join(timeout=10)
     finally:
         simulator.close()
+        looking.close()
     result = outcome["result"]
     assert result.exit_code == 0, result.output
     assert "All 20 cards are enrolled." in result.output

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from sqlite_utils import Database
 
 from companion.errors import StoreError
-from companion.storage.records import Binding, Locked, clean_uid
+from companion.storage.records import Binding, Locked, clean_uid, writing
 
 
 class TagBindings:
@@ -23,7 +23,7 @@ class TagBindings:
         """Enrol a tag as a card. :raises StoreError: if it is bound to another card (unless
         ``rebind``): a tag stuck on the wrong card would corrupt every game it is played in."""
         uid = clean_uid(uid)
-        with self._locked() as db, db.atomic():
+        with self._locked() as db, writing(db):
             current = binding_row(db, uid)
             if current is not None and current.card != card and not rebind:
                 raise StoreError(
@@ -52,7 +52,7 @@ class TagBindings:
 
     def unbind(self, uid: str) -> bool:
         """Forget a tag's binding; returns whether there was one."""
-        with self._locked() as db, db.atomic():
+        with self._locked() as db, writing(db):
             return db.execute("DELETE FROM bindings WHERE uid = ?", [clean_uid(uid)]).rowcount > 0
 
 

@@ -19,6 +19,7 @@ from companion.storage.records import (
     line_at,
     loads,
     require_game,
+    writing,
 )
 from companion.storage.schema import scalar
 
@@ -47,7 +48,7 @@ class GameLog:
             raise StoreError('a game header must have a non-empty "players" list')
         row = [header["game"], dump(header, "header"), dump(players, "players"), self._clock()]
         with self._locked() as db:
-            with db.atomic():
+            with writing(db):
                 sql = "INSERT INTO games (game, header, players, started) VALUES (?, ?, ?, ?)"
                 game_id = db.execute(sql, row).lastrowid
             assert game_id is not None
@@ -76,7 +77,7 @@ class GameLog:
         ]
         with self._locked() as db:
             try:
-                with db.atomic():
+                with writing(db):
                     seq = self._next_seq.get(game_id) or self._first_free_seq(db, game_id)
                     for at, line_json, events_json, changed in rows:
                         db.execute(
@@ -182,7 +183,7 @@ class GameLog:
         """
         now = self._clock()
         row = [now, winners[0] if winners else None, dump(winners, "winners"), game_id]
-        with self._locked() as db, db.atomic():
+        with self._locked() as db, writing(db):
             require_game(db, game_id)
             db.execute("UPDATE games SET ended = ?, winner = ?, winners = ? WHERE id = ?", row)
             if self.league_outbox and claimed_vp is not None:
@@ -193,7 +194,7 @@ class GameLog:
         it ends now with no winner, marked void, and with a league it is shipped as void in
         this transaction."""
         now = self._clock()
-        with self._locked() as db, db.atomic():
+        with self._locked() as db, writing(db):
             require_game(db, game_id)
             db.execute(
                 "UPDATE games SET ended = ?, winner = NULL, winners = NULL, void = 1, void_by = ?"
@@ -205,7 +206,7 @@ class GameLog:
 
     def reopen_game(self, game_id: int) -> None:
         """An undo took the win back: the game is open again and its unsent push withdrawn."""
-        with self._locked() as db, db.atomic():
+        with self._locked() as db, writing(db):
             require_game(db, game_id)
             db.execute(
                 "UPDATE games SET ended = NULL, winner = NULL, winners = NULL WHERE id = ?",
@@ -221,7 +222,7 @@ class GameLog:
             raise StoreError(f"a read is {', '.join(sorted(READ_KINDS))}, not {kind!r}")
         detail_json = None if detail is None else dump(detail, "detail")
         row = [zone, uid, kind, at, self._clock(), detail_json]
-        with self._locked() as db, db.atomic():
+        with self._locked() as db, writing(db):
             db.execute(
                 "INSERT INTO reads (zone, uid, kind, at, recorded, detail)"
                 " VALUES (?, ?, ?, ?, ?, ?)",

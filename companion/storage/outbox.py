@@ -16,7 +16,7 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from companion.storage.records import Locked, dump, loads
+from companion.storage.records import Locked, dump, loads, writing
 from companion.storage.schema import scalar
 
 PENDING, SENT, REFUSED = "pending", "sent", "refused"
@@ -117,7 +117,7 @@ class Outbox:
         self._update(entry, state=TOO_LARGE, last_error=error)
 
     def retry(self, entry: int, error: str, next_try: float) -> None:
-        with self._locked() as db, db.atomic():
+        with self._locked() as db, writing(db):
             db.execute(
                 "UPDATE outbox SET attempts = attempts + 1, last_error = ?, next_try = ?"
                 " WHERE id = ?",
@@ -127,7 +127,7 @@ class Outbox:
     def cache_league_players(self, names: Sequence[str]) -> None:
         """Keep the league's player names for nights without the league server."""
         value = dump({"names": list(names), "fetched": self._clock()}, "league players")
-        with self._locked() as db, db.atomic():
+        with self._locked() as db, writing(db):
             db.execute(
                 "INSERT OR REPLACE INTO meta (key, value) VALUES ('league_players', ?)", [value]
             )
@@ -143,7 +143,7 @@ class Outbox:
 
     def _update(self, entry: int, **values: Any) -> None:
         columns = ", ".join(f"{key} = ?" for key in values)
-        with self._locked() as db, db.atomic():
+        with self._locked() as db, writing(db):
             db.execute(f"UPDATE outbox SET {columns} WHERE id = ?", [*values.values(), entry])
 
     def _entries(self, where: str, params: list[Any]) -> list[OutboxEntry]:

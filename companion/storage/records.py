@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping, Sequence
-from contextlib import AbstractContextManager
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -63,6 +63,31 @@ class Binding:
 Locked = Callable[[], AbstractContextManager[Database]]
 """The store's one connection, held by the calling thread (``EventStore._locked``): every part
 of the store reads and writes through it, so they share its lock, busy handling and errors."""
+
+
+@contextmanager
+def writing(db: Database) -> Iterator[Database]:
+    """One write transaction, committed on leaving (rolled back on an exception), that takes
+    SQLite's write lock as it begins (``BEGIN IMMEDIATE``).
+
+    Not sqlite-utils' ``atomic()`` (a deferred ``BEGIN``): a transaction that reads before it
+    writes (is this tag bound already? does this game exist?) would then hold a read snapshot
+    when it asks for the write lock, and SQLite refuses that upgrade at once with SQLITE_BUSY
+    if another connection is writing, without waiting the busy timeout (waiting could not help:
+    the snapshot may be stale by then). Taking the lock first waits the busy timeout like any
+    write. Inside a transaction already begun, a savepoint (``atomic()``'s nesting)."""
+    if db.conn.in_transaction:
+        with db.atomic():
+            yield db
+        return
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        yield db
+        db.execute("COMMIT")
+    except BaseException:
+        if db.conn.in_transaction:  # an error may have ended it already
+            db.execute("ROLLBACK")
+        raise
 
 
 def require_game(db: Database, game_id: int) -> None:

@@ -11,7 +11,7 @@ import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from companion.storage.records import Locked
+from companion.storage.records import Locked, writing
 from companion.storage.schema import scalar
 
 TOKEN_BYTES = 32
@@ -37,7 +37,7 @@ class PairedTablets:
     def pair(self, via: str) -> str:
         """A new tablet token, remembered (by its hash) until :meth:`forget`."""
         token = secrets.token_urlsafe(TOKEN_BYTES)
-        with self._locked() as db, db.atomic():
+        with self._locked() as db, writing(db):
             db.execute(
                 "INSERT INTO tablets (key_hash, paired, via) VALUES (?, ?, ?)",
                 [token_hash(token), self._clock(), via],
@@ -59,5 +59,5 @@ class PairedTablets:
 
     def forget(self) -> int:
         """Unpair every tablet; returns how many there were."""
-        with self._locked() as db, db.atomic():
+        with self._locked() as db, writing(db):
             return int(db.execute("DELETE FROM tablets").rowcount)

@@ -133,6 +133,9 @@ class SimZone:
         self._stop = threading.Event()
         #: polls (REQA/WUPA) that found no card: how a test knows the reader saw a card go
         self.empty_polls = 0
+        #: seconds the antenna takes to answer each frame: a reader whose polls have slowed
+        #: down (nfcpy issue #62), without waiting out nfcpy's 1 s udp timeout of a silent one
+        self.answer_delay = 0.0
         self.reopen()
 
     @property
@@ -191,6 +194,8 @@ class SimZone:
             except OSError:
                 return
             reply = self.handle(datagram)
+            if reply is not None and self.answer_delay and stop.wait(self.answer_delay):
+                return  # closed while it waited
             if reply is not None:
                 with contextlib.suppress(OSError):  # the reader's socket may be gone already
                     sock.sendto(reply, peer)
