@@ -199,3 +199,31 @@ def test_a_press_is_not_lost_when_the_table_changes_under_the_finger(
     expect(page.locator("section.prompt.scoring")).to_contain_text("Treasure Bath is scoring")
     assert page.evaluate("Number(document.body.dataset.version)") > before + 1
     assert live_table.live.game.state.table.scoring == "base-1"
+
+
+def test_a_card_picked_while_the_last_is_on_its_way_stays_picked(
+    page: Any, live_table: LiveTable
+) -> None:
+    """Was: the virtual table forgot the card picked while the last placement was still on
+    its way (its answer cleared whatever was picked), and every zone button stayed disabled."""
+    live_table.tap("munchkin/treasure-bath", "base-1")
+    live_table.tap("munchkin/hippogriff", "base-1")
+    open_table(page, live_table)
+    held: list[Any] = []
+    # King Rex's placement waits here
+    page.route("**/api/sim/base-1/place", lambda route: held.append(route))
+    tap_on_virtual_table(page, "King Rex", "base-1", "Ann")
+    page.locator("#virtual .owners button", has_text=re.compile("^Ben$")).click()
+    page.locator("#virtual button.vcard", has_text="Hoverbot").first.click()
+    for _ in range(500):  # the held request reached the route (a few event-loop turns)
+        if held:
+            break
+        page.wait_for_timeout(10)
+    held[0].continue_()
+    page.unroute("**/api/sim/base-1/place")
+    panel = base_panel(page, "base-1")
+    expect(panel.locator(".total")).to_have_text("7")
+    expect(page.locator("#virtual p.detail")).to_have_text("Now tap a zone for Hoverbot")
+    page.locator('#virtual button.zone-button[data-zone="base-1"]').click()
+    expect(panel.locator(".total")).to_have_text("10")
+    assert page.errors == []

@@ -103,7 +103,11 @@ export class VirtualTable {
     if (!card) return;
     await act(button, async () => {
       await post(`/api/sim/${zone}/place`, { uid: card.uid });
-      this.chosen = null;
+      // a card picked while this one was on its way stays picked
+      if (this.chosen === card) {
+        this.chosen = null;
+        if (this.payload) this.render(this.payload);
+      }
       setTimeout(() => post(`/api/sim/${zone}/lift`, { uid: card.uid }).catch((e) => say(e.message, "error")), LIFT_AFTER_MS);
     });
   }
