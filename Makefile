@@ -13,9 +13,11 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 # On every core: each worker has its own tmp folders, ports, PostgreSQL cluster and Chromium;
-# worksteal keeps both busy to the end (a few tests take far longer than the rest).
+# worksteal keeps both busy to the end (a few tests take far longer than the rest). Bytecode is
+# cached even where the environment says not to (PYTHONDONTWRITEBYTECODE): every worker and
+# every process a test starts (companion serve, demo, league) would compile the package again.
 test: $(STAMP)
-	$(BIN)/python -m pytest -n auto --dist worksteal
+	env -u PYTHONDONTWRITEBYTECODE $(BIN)/python -m pytest -n auto --dist worksteal
 
 demo: $(STAMP)
 	@echo "From a tablet on this network: make demo ARGS=--lan, then scan the QR code it prints."
