@@ -120,25 +120,30 @@ def faction(faction_id: str, spec: str, owner: str | None, write_ndef: bool, db:
         _fail(str(exc))
     with EventStore.open(db) as store:
         if write_ndef and hasattr(reader, "write_on_arrival"):
-            # The record is written during the same tap, in the reader thread, to a tag
-            # that is not bound yet: the card it is about to be bound to.
-            def next_card_for(uid: str) -> str | None:
-                card = enrolment.next_card()
-                return card.id if card is not None and store.bindings.get(uid) is None else None
+            enrolment.records = True
 
-            reader.write_on_arrival = next_card_for
+            # The record is written during the same tap, in the reader thread: the next
+            # card's onto a tag not bound yet, or its own again onto a tag whose write failed.
+            def card_for(uid: str) -> str | None:
+                try:
+                    bound = store.bindings.get(uid)
+                except CompanionError:  # the tap's own handling tells the person
+                    return None
+                return enrolment.card_to_write(uid, bound.card if bound is not None else None)
+
+            reader.write_on_arrival = card_for
         reader.start()
         try:
             click.echo(enrolment.prompt())
-            while not enrolment.done:
+            while not enrolment.finished:
                 read = reads.get()
                 if read.kind != "arrived":
                     continue
-                click.echo(enrolment.read(read.uid, store, catalogue))
+                click.echo(enrolment.read(read.uid, store, catalogue, record=read.card))
                 if write_ndef and read.card is not None:
                     click.echo(f"  its NDEF record names {read.card}")
         except KeyboardInterrupt:
-            click.echo(f"\nstopped: {len(enrolment.bound)} cards enrolled")
+            click.echo(f"\nstopped: {enrolment.summary()}")
         finally:
             reader.stop()
             context.close()
