@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sqlite3
 import threading
 from pathlib import Path
 from typing import Any
@@ -263,3 +264,38 @@ def test_enrol_a_faction_by_tapping_on_a_real_nfcpy_reader(
     assert decode_card_id(ndef_area) == "core/king-rex"
     for tag, card in zip(tags, deck, strict=True):
         assert decode_card_id(bytes(tag.memory[18 : 18 + tag.memory[17]])) == card.id
+
+
+def test_a_tap_while_another_program_holds_the_store_is_refused_and_tapped_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another program holding the store's write lock past the busy wait: the tap is said
+    not to be enrolled, nothing is bound, the command keeps reading, and the same card tapped
+    again once the lock is let go is enrolled. (The wait is shortened from SQLite's 5 s: what
+    is tested is what happens after it, not its length.)"""
+    monkeypatch.setattr("companion.cli.enrol.BUSY_WAIT", 0.05)
+    tags = [NtagCard.for_card(f"04D2{n:010X}") for n in range(20)]
+    with Enrolling(tmp_path, monkeypatch) as enrolling:
+        assert "is now King Rex" in enrolling.tap(tags[0])
+        other = sqlite3.connect(enrolling.db)
+        try:
+            other.execute("BEGIN IMMEDIATE")  # another program's write lock, held
+            refused = enrolling.tap(tags[1])
+            assert "was not enrolled" in refused and "busy" in refused
+            assert "tap the card again. Tap Laseratops (copy 1 of 2): card 2" in refused
+            assert enrolling.looking.bindings.get(tags[1].uid_hex) is None
+        finally:
+            other.rollback()
+            other.close()
+        assert "is now Laseratops" in enrolling.tap(tags[1])
+        for tag in tags[2:]:
+            enrolling.tap(tag)
+    result = enrolling.outcome["result"]
+    assert result.exit_code == 0 and result.exception is None, result.output
+    assert "Traceback" not in result.output and "All 20 cards are enrolled." in result.output
+    with EventStore.open(enrolling.db) as store:
+        assert len(store.bindings.all()) == 20
+        assert store.bindings.get(tags[1].uid_hex).card == "core/laseratops"
+    assert decode_card_id(bytes(tags[1].memory[18 : 18 + tags[1].memory[17]])) == (
+        "core/laseratops"
+    )

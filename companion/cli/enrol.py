@@ -12,7 +12,7 @@ from typing import Any
 import click
 
 from companion.catalogue.cards import load_catalogue
-from companion.errors import CompanionError
+from companion.errors import CompanionError, StoreError
 from companion.hardware.readers.base import TagRead
 from companion.hardware.readers.registry import ReaderContext, open_reader
 from companion.storage.store import EventStore
@@ -89,6 +89,11 @@ def import_(file: Path, db: str) -> None:
     click.echo(f"{added} bindings added")
 
 
+#: seconds a tap waits for another program's write lock before it is refused (SQLite's
+#: busy timeout, as for every store; tests shorten it)
+BUSY_WAIT = 5.0
+
+
 @enrol.command("faction")
 @click.argument("faction_id")
 @click.option(
@@ -119,6 +124,7 @@ def faction(faction_id: str, spec: str, owner: str | None, write_ndef: bool, db:
     except CompanionError as exc:
         _fail(str(exc))
     with EventStore.open(db) as store:
+        store.wait_when_busy(BUSY_WAIT)
         if write_ndef and hasattr(reader, "write_on_arrival"):
             enrolment.records = True
 
@@ -139,7 +145,14 @@ def faction(faction_id: str, spec: str, owner: str | None, write_ndef: bool, db:
                 read = reads.get()
                 if read.kind != "arrived":
                     continue
-                click.echo(enrolment.read(read.uid, store, catalogue, record=read.card))
+                try:
+                    click.echo(enrolment.read(read.uid, store, catalogue, record=read.card))
+                except StoreError as exc:  # busy or failing: nothing bound; the reader runs on
+                    click.echo(
+                        f"Tag {read.uid} was not enrolled: {exc}. Then tap the card again."
+                        f" {enrolment.prompt()}"
+                    )
+                    continue
                 if write_ndef and read.card is not None:
                     click.echo(f"  its NDEF record names {read.card}")
         except KeyboardInterrupt:
