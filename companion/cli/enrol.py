@@ -12,7 +12,7 @@ from typing import Any
 import click
 
 from companion.catalogue.cards import load_catalogue
-from companion.errors import CompanionError
+from companion.errors import CompanionError, StoreError
 from companion.hardware.readers.base import TagRead
 from companion.hardware.readers.registry import ReaderContext, open_reader
 from companion.storage.store import EventStore
@@ -89,6 +89,11 @@ def import_(file: Path, db: str) -> None:
     click.echo(f"{added} bindings added")
 
 
+#: seconds a tap waits for another program's write lock before it is refused (SQLite's
+#: busy timeout, as for every store; tests shorten it)
+BUSY_WAIT = 5.0
+
+
 @enrol.command("faction")
 @click.argument("faction_id")
 @click.option(
@@ -119,26 +124,39 @@ def faction(faction_id: str, spec: str, owner: str | None, write_ndef: bool, db:
     except CompanionError as exc:
         _fail(str(exc))
     with EventStore.open(db) as store:
+        store.wait_when_busy(BUSY_WAIT)
         if write_ndef and hasattr(reader, "write_on_arrival"):
-            # The record is written during the same tap, in the reader thread, to a tag
-            # that is not bound yet: the card it is about to be bound to.
-            def next_card_for(uid: str) -> str | None:
-                card = enrolment.next_card()
-                return card.id if card is not None and store.bindings.get(uid) is None else None
+            enrolment.records = True
 
-            reader.write_on_arrival = next_card_for
+            # The record is written during the same tap, in the reader thread: the next
+            # card's onto a tag not bound yet, or its own again onto a tag whose write failed.
+            def card_for(uid: str) -> str | None:
+                try:
+                    bound = store.bindings.get(uid)
+                except CompanionError:  # the tap's own handling tells the person
+                    return None
+                return enrolment.card_to_write(uid, bound.card if bound is not None else None)
+
+            reader.write_on_arrival = card_for
         reader.start()
         try:
             click.echo(enrolment.prompt())
-            while not enrolment.done:
+            while not enrolment.finished:
                 read = reads.get()
                 if read.kind != "arrived":
                     continue
-                click.echo(enrolment.read(read.uid, store, catalogue))
+                try:
+                    click.echo(enrolment.read(read.uid, store, catalogue, record=read.card))
+                except StoreError as exc:  # busy or failing: nothing bound; the reader runs on
+                    click.echo(
+                        f"Tag {read.uid} was not enrolled: {exc}. Then tap the card again."
+                        f" {enrolment.prompt()}"
+                    )
+                    continue
                 if write_ndef and read.card is not None:
                     click.echo(f"  its NDEF record names {read.card}")
         except KeyboardInterrupt:
-            click.echo(f"\nstopped: {len(enrolment.bound)} cards enrolled")
+            click.echo(f"\nstopped: {enrolment.summary()}")
         finally:
             reader.stop()
             context.close()

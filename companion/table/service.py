@@ -320,9 +320,9 @@ class TableService:
             live = self.live
             tags = live.game.state.header.tags if live is not None else {}
             known = {uid: binding.card for uid, binding in tags.items()}
-            message = enrolment.read(read.uid, self.store, self.catalogue, known)
+            message = enrolment.read(read.uid, self.store, self.catalogue, known, read.card)
             self.enrolment_messages.append(message)
-            if enrolment.done:
+            if enrolment.finished:
                 self.enrolment = None
             if len(enrolment.bound) == before:
                 beep(self.feedback.ignored)

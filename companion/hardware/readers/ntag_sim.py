@@ -28,6 +28,7 @@ VERSIONS = {
     "NTAG215": (bytes.fromhex("0004040201001103"), 135, 0x3E),
 }
 ACK = b"\x0a"
+NAK = b"\x00"  #: a WRITE that did not take (4 bits, 0): the tag goes back to idle
 
 
 @dataclass
@@ -40,6 +41,9 @@ class NtagCard:
     #: PWD and PACK as delivered (FF FF FF FF, 00 00); memory reads them back as zeros
     password: bytes = b"\xff\xff\xff\xff"
     pack: bytes = b"\x00\x00"
+    #: WRITEs still to refuse (NAK, nothing written), as a card slid off mid-write: a test's
+    #: failed write, deterministically
+    refuse_writes: int = 0
 
     def __post_init__(self) -> None:
         if len(self.uid) != 7:
@@ -113,6 +117,9 @@ class NtagCard:
         if command == 0x1B and len(frame) == 5:  # PWD_AUTH: PACK, or a NAK (4 bits, 0)
             return self.pack if frame[1:5] == self.password else b"\x00"
         if command == 0xA2 and len(frame) == 6 and 4 <= frame[1] < self.pages - 5:
+            if self.refuse_writes > 0:
+                self.refuse_writes -= 1
+                return NAK
             self.memory[frame[1] * 4 : frame[1] * 4 + 4] = frame[2:6]
             return ACK
         return None
@@ -257,8 +264,8 @@ class SimZone:
             self._state = "halt"
             return None
         answer = card.answer(frame)
-        if answer is None:
-            self._state = "idle"  # an NTAG goes mute on what it does not know
+        if answer is None or (frame[:1] == b"\xa2" and answer == NAK):
+            self._state = "idle"  # an NTAG goes mute on what it does not know, idle after a NAK
         return answer
 
 
