@@ -157,7 +157,7 @@ def _table_paths() -> dict[str, Any]:
                 "Server-Sent Events: id <version>, event state, data as /api/state (the "
                 "public view unless ?token= names a valid token); "
                 "Last-Event-ID (or ?last=) older than now gets the state at once; "
-                "': ping' every 15 s",
+                "': ping' every 15 s; 'retry: 1000' first (reconnect after 1 s)",
                 query=EventsQuery,
                 content="text/event-stream",
             )
