@@ -17,7 +17,7 @@ from bench.chromium import CHROMIUM_ARGS
 from companion.catalogue.cards import Catalogue
 from companion.table.demo import DemoPlayer
 from companion.table.games import DEMO_PLAYERS
-from tests.browser import TOKEN, LiveTable, chromium_path, screenshot
+from tests.browser import TOKEN, LiveTable, chromium_path, screenshot, wait_until_live
 
 VIEW = {"width": 1280, "height": 800}
 
@@ -212,7 +212,7 @@ def test_the_offline_banner_makes_controls_inert_until_the_stream_is_back(
     assert page.evaluate("document.querySelector('main').inert")
     screenshot(page, "offline-1280x800")
     live_table.serve()
-    expect(page.locator("#connection")).to_have_attribute("data-status", "live", timeout=15_000)
+    wait_until_live(page)  # the next reconnection, at most a second after the server is back
     expect(banner).to_be_hidden()
     assert not page.evaluate("document.querySelector('header.bar').inert")
     page.locator("#end-turn").click()
