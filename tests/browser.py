@@ -35,6 +35,14 @@ PLAYERS = {
 }
 
 
+def wait_until_live(page: Any, timeout: float = 15_000) -> None:
+    """Until the table page's stream is open (its status says live), looked at each animation
+    frame in the page: expect looks every 500 ms once its first tries fail, which after a
+    reconnection cost up to half a second more."""
+    live = "() => document.querySelector('#connection')?.dataset.status === 'live'"
+    page.wait_for_function(live, timeout=timeout)
+
+
 def chromium_path() -> str:
     """Chromium's path; fails in CI (CI=1) and skips elsewhere, saying how to install it."""
     found = (

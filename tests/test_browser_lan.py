@@ -45,10 +45,10 @@ def test_on_the_lan_address_no_console_error_and_the_screen_stays_on(
     expect(page.locator("body")).to_have_attribute("data-awake-by", "video")
     expect(page.locator("#awake")).to_have_text("Screen stays on")
     # the video plays: its clock moves on
-    page.wait_for_function(
-        "() => { const v = document.querySelector('video.keep-awake');"
-        " return v && !v.paused && v.currentTime > 1; }"
-    )
+    clock = "() => { const v = document.querySelector('video.keep-awake');"
+    clock += " return v && !v.paused && v.currentTime; }"
+    started = page.wait_for_function(clock).json_value()
+    page.wait_for_function(f"() => ({clock})() > {started}")
     assert page.locator("video.keep-awake").get_attribute("aria-hidden") == "true"
     assert page.errors == []
 

@@ -40,7 +40,8 @@ def elsewhere(first_run: FirstRun) -> Iterator[str]:  # noqa: F811
             pass
 
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    # shutdown() waits for the loop to look at its flag: every 0.5 s by default
+    thread = threading.Thread(target=server.serve_forever, args=(0.02,), daemon=True)
     thread.start()
     yield f"http://localhost:{server.server_address[1]}/"
     server.shutdown()

@@ -127,15 +127,17 @@ def test_unknown_paths_answer_json(client: FlaskClient) -> None:
 
 
 def read_event(response: http.client.HTTPResponse) -> dict[str, Any]:
-    """The next SSE message's fields (skipping pings)."""
+    """The next SSE message's fields (skipping pings, and the retry time, which carries no
+    data: a browser dispatches no event for it)."""
     fields: dict[str, Any] = {}
     while True:
         line = response.readline().decode().rstrip("\n")
         if line.startswith(":"):
             continue
         if not line:
-            if fields:
+            if "data" in fields:
                 return fields
+            fields = {}
             continue
         key, _, value = line.partition(": ")
         fields[key] = value

@@ -77,8 +77,9 @@ class Stream:
                     pings.append(line)
                 continue
             if not line:
-                if fields:
+                if "data" in fields:  # as a browser: a block without data is no event
                     return fields
+                fields = {}
                 continue
             key, _, value = line.partition(": ")
             fields[key] = value
@@ -284,7 +285,7 @@ def test_a_state_is_never_sent_twice() -> None:
     called under the service's lock, the stream reads the state later)."""
     quiet = QuietTable()
     stream = events(quiet, None, ping=0.05)  # type: ignore[arg-type]
-    assert next(stream) == b": connected\n\n"
+    assert next(stream) == b"retry: 1000\n: connected\n\n"
     assert next(stream).startswith(b"id: 1\n")
     # the payload every stream shares, its health and pairing, the end
     assert [next(stream), next(stream), next(stream)] == [b"{", b"}", b"\n\n"]

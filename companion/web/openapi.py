@@ -167,7 +167,7 @@ def _table_paths() -> dict[str, Any]:
                 "health (no id) when the store's health or the pairing notice changes, data "
                 "#/components/schemas/healthEvent; "
                 "Last-Event-ID (or ?last=) older than now gets the state at once; "
-                "': ping' every 15 s",
+                "': ping' every 15 s; 'retry: 1000' first (reconnect after 1 s)",
                 query=EventsQuery,
                 content="text/event-stream",
             )

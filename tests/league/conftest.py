@@ -1,5 +1,6 @@
 """The league's fixtures: a real PostgreSQL (a throwaway cluster for the session, a fresh
-database per test), the Flask app on it, table keys and the organiser token.
+database per test, or per module with :func:`fresh_database` for tests that only read), the
+Flask app on it, table keys and the organiser token.
 
 Without PostgreSQL the tests skip, saying how to install it; in CI (CI=1) they fail.
 """
@@ -10,6 +11,7 @@ import itertools
 import os
 import threading
 from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -43,19 +45,25 @@ def pg_cluster() -> Iterator[Cluster]:
         yield cluster
 
 
-@pytest.fixture
-def league_db(pg_cluster: Cluster) -> Iterator[str]:
+@contextmanager
+def fresh_database(cluster: Cluster) -> Iterator[str]:
     """The conninfo of a fresh, migrated league database (dropped afterwards): a copy of the
     session's migrated template, which costs a file copy instead of every migration."""
     name = f"league_test_{next(_databases)}"
-    with connect(pg_cluster.conninfo("postgres")) as conn:
+    with connect(cluster.conninfo("postgres")) as conn:
         create = "CREATE DATABASE {} TEMPLATE {}"
         conn.execute(sql.SQL(create).format(sql.Identifier(name), sql.Identifier(TEMPLATE)))
-    conninfo = pg_cluster.conninfo(name)
+    conninfo = cluster.conninfo(name)
     assert prepare(conninfo) == []  # the template is up to date: nothing left to migrate
     yield conninfo
-    with connect(pg_cluster.conninfo("postgres")) as conn:
+    with connect(cluster.conninfo("postgres")) as conn:
         conn.execute(sql.SQL("DROP DATABASE {} WITH (FORCE)").format(sql.Identifier(name)))
+
+
+@pytest.fixture
+def league_db(pg_cluster: Cluster) -> Iterator[str]:
+    with fresh_database(pg_cluster) as conninfo:
+        yield conninfo
 
 
 @pytest.fixture

@@ -7,25 +7,36 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from flask import Flask
-from flask.testing import FlaskClient
 from playwright.sync_api import expect
 
+from companion.league.admin import add_table
+from companion.league.app import create_app
+from companion.league.cluster import Cluster
+from companion.league.database import connect
 from companion.league.pages import REFRESH_S
+from companion.league.webio import POOL
 from tests.a11y import axe_violations
-from tests.league.conftest import League
+from tests.league.conftest import League, fresh_database
 from tests.league.games import push
 from tests.league.test_ingest import send
 
 
-@pytest.fixture
-def board(league_app: Flask, league_client: FlaskClient, table_key: str) -> Iterator[str]:
-    for seed in (1, 2, 3):
-        assert send(league_client, table_key, push(seed, "Ann", "Ben", "Cat")).status_code == 201
-    served = League(league_app)  # stopped at once (closing only the listener waited 5 s)
-    served.start()
-    yield served.url
-    served.stop()
+@pytest.fixture(scope="module")
+def board(pg_cluster: Cluster) -> Iterator[str]:
+    """A league with three games on a real server, shared by this module's tests: they only
+    look at its pages (a database, three games and a server for each test cost 1-3 s)."""
+    with fresh_database(pg_cluster) as conninfo:
+        app = create_app(conninfo, pool_size=2)
+        with connect(conninfo) as db:
+            key = add_table(db, "kitchen")
+        client = app.test_client()
+        for seed in (1, 2, 3):
+            assert send(client, key, push(seed, "Ann", "Ben", "Cat")).status_code == 201
+        served = League(app)  # stopped at once (closing only the listener waited 5 s)
+        served.start()
+        yield served.url
+        served.stop()
+        app.extensions[POOL].close()
 
 
 @pytest.mark.parametrize("path", ["/", "/games", "/factions", "/players/Ann"])

@@ -185,6 +185,9 @@ export function placeName(state, zone) {
   return base ? cardName(base.card) : zoneLabel(zone);
 }
 
+// The table page's stream brought another pairing notice: a tablet asking looks at once.
+export const pairingNoticeChanged = () => pairing && pairing.noticeChanged();
+
 export function start() {
   adoptToken();
   installTokenForm();

@@ -85,6 +85,7 @@ export function installPairing(tablet) {
   async function poll() {
     const mine = asking;
     if (!mine) return;
+    mine.timer = null;  // a poll under way: none waiting to be brought forward
     const { status, body } = await send("/api/pairing/claim", { pairing: mine.pairing });
     if (asking !== mine) return;  // cancelled meanwhile
     if (status === 200 && body.state === "waiting") {
@@ -121,6 +122,13 @@ export function installPairing(tablet) {
       tablet.forgetToken();
       show();
       refused(message);
+    },
+    // The table's pairing notice changed (its stream says so: the button was held down, the
+    // window closed): ask now rather than at the next poll, up to a second later.
+    noticeChanged() {
+      if (!asking || asking.timer === null) return;
+      clearTimeout(asking.timer);
+      poll();
     },
   };
 }

@@ -20,10 +20,12 @@ async function videoLock() {
     const canvas = Object.assign(document.createElement("canvas"), { width: 2, height: 2 });
     const paint = canvas.getContext("2d");
     let frame = 0;
-    setInterval(() => {
+    const repaint = () => {
       paint.fillStyle = frame++ % 2 ? "#000000" : "#010101";
       paint.fillRect(0, 0, 2, 2);
-    }, 1000);
+    };
+    repaint(); // the first frame now: the video plays from the start, not a second later
+    setInterval(repaint, 1000);
     video = Object.assign(document.createElement("video"), { muted: true, playsInline: true, className: "keep-awake" });
     video.setAttribute("aria-hidden", "true");
     video.srcObject = canvas.captureStream(1);

@@ -1,6 +1,6 @@
 // The table screen: the prompt tray, then the bases, the scoreboard and the last events.
 import { h, fill, $, plural } from "./dom.js";
-import { start, cards, post, say, act, setOffline, ApiError } from "./api.js";
+import { start, cards, post, say, act, setOffline, ApiError, pairingNoticeChanged } from "./api.js";
 import { follow } from "./live.js";
 import { basePanels } from "./bases.js";
 import { promptTray } from "./prompts.js";
@@ -83,7 +83,11 @@ function storeAlarm(health) {
 
 // A tablet asking to control, and what the End-turn button did meanwhile: a press ends the
 // turn, a hold lets the tablet in; the page says which, so no press goes unexplained.
+let notice = "null";
 function pairingNote(pairing) {
+  const now = JSON.stringify(pairing);
+  if (now !== notice) pairingNoticeChanged();
+  notice = now;
   const box = $("#pairing-note");
   const lines = pairing ? [pairing.said, pairing.asking].filter(Boolean) : [];
   box.hidden = !lines.length;
