@@ -6,12 +6,13 @@ import json
 import queue
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import click
 
-from companion.catalogue.cards import load_catalogue
+from companion.catalogue.cards import Catalogue, load_catalogue
 from companion.errors import CompanionError, StoreError
 from companion.hardware.readers.base import TagRead
 from companion.hardware.readers.registry import ReaderContext, open_reader
@@ -127,39 +128,54 @@ def faction(faction_id: str, spec: str, owner: str | None, write_ndef: bool, db:
         store.wait_when_busy(BUSY_WAIT)
         if write_ndef and hasattr(reader, "write_on_arrival"):
             enrolment.records = True
-
-            # The record is written during the same tap, in the reader thread: the next
-            # card's onto a tag not bound yet, or its own again onto a tag whose write failed.
-            def card_for(uid: str) -> str | None:
-                try:
-                    bound = store.bindings.get(uid)
-                except CompanionError:  # the tap's own handling tells the person
-                    return None
-                return enrolment.card_to_write(uid, bound.card if bound is not None else None)
-
-            reader.write_on_arrival = card_for
+            reader.write_on_arrival = _card_to_write(store, enrolment)
         reader.start()
         try:
             click.echo(enrolment.prompt())
-            while not enrolment.finished:
-                read = reads.get()
-                if read.kind != "arrived":
-                    continue
-                try:
-                    click.echo(enrolment.read(read.uid, store, catalogue, record=read.card))
-                except StoreError as exc:  # busy or failing: nothing bound; the reader runs on
-                    click.echo(
-                        f"Tag {read.uid} was not enrolled: {exc}. Then tap the card again."
-                        f" {enrolment.prompt()}"
-                    )
-                    continue
-                if write_ndef and read.card is not None:
-                    click.echo(f"  its NDEF record names {read.card}")
+            _enrol_taps(reads, enrolment, store, catalogue, write_ndef)
         except KeyboardInterrupt:
             click.echo(f"\nstopped: {enrolment.summary()}")
         finally:
             reader.stop()
             context.close()
+
+
+def _card_to_write(store: EventStore, enrolment: BulkEnrolment) -> Callable[[str], str | None]:
+    """What the reader writes during a tap, in its own thread: the next card's record onto a
+    tag not bound yet, or its own again onto a tag whose write failed (None: nothing)."""
+
+    def card_for(uid: str) -> str | None:
+        try:
+            bound = store.bindings.get(uid)
+        except CompanionError:  # the tap's own handling tells the person
+            return None
+        return enrolment.card_to_write(uid, bound.card if bound is not None else None)
+
+    return card_for
+
+
+def _enrol_taps(
+    reads: queue.Queue[TagRead],
+    enrolment: BulkEnrolment,
+    store: EventStore,
+    catalogue: Catalogue,
+    write_ndef: bool,
+) -> None:
+    """Each card tapped, until the whole deck is bound (and its records written)."""
+    while not enrolment.finished:
+        read = reads.get()
+        if read.kind != "arrived":
+            continue
+        try:
+            click.echo(enrolment.read(read.uid, store, catalogue, record=read.card))
+        except StoreError as exc:  # busy or failing: nothing bound; the reader runs on
+            click.echo(
+                f"Tag {read.uid} was not enrolled: {exc}. Then tap the card again."
+                f" {enrolment.prompt()}"
+            )
+            continue
+        if write_ndef and read.card is not None:
+            click.echo(f"  its NDEF record names {read.card}")
 
 
 def _fail(message: str) -> Any:
