@@ -266,6 +266,26 @@ def test_new_connections_shed_squatters_first_and_never_a_tablet_between_two_req
     assert not tablet.will_close and not any(c.will_close for c in busy)
 
 
+def test_a_request_waiting_unread_is_not_taken_for_a_squatter() -> None:
+    """Was: under load waitress accepted streams faster than it read them, and a stream whose
+    whole request still waited in its socket was closed as a squatter before its answer."""
+    now = 1000.0
+    busy = [FakeChannel(now - 100, served=True, idle=False) for _ in range(channel.SHED_AT)]
+    ends = [socket.socketpair() for _ in range(2)]
+    try:
+        waiting, silent = FakeChannel(now - 50, served=False), FakeChannel(now - 1, served=False)
+        waiting.socket, silent.socket = ends[0][0], ends[1][0]  # type: ignore[attr-defined]
+        ends[0][1].sendall(b"GET /api/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        newcomer = FakeChannel(now, served=False)
+        channel.make_room([*busy, waiting, silent, newcomer], keep=newcomer, now=now)
+        assert silent.will_close and not waiting.will_close  # the older, but its request waits
+        assert ends[0][0].recv(100).startswith(b"GET /api/events")  # peeked at, never taken
+    finally:
+        for pair in ends:
+            for end in pair:
+                end.close()
+
+
 def test_below_the_threshold_nothing_is_shed() -> None:
     squatter = FakeChannel(0.0, served=False)
     channel.make_room([squatter], keep=None, now=100.0)

@@ -6,8 +6,9 @@ and, by default, drops an idle connection only after two minutes.
 
 * :class:`TableChannel`: once :data:`SHED_AT` connections are open, each new one closes an idle
   connection: first one that never sent a whole request (a socket opened and left, a
-  half-sent request), the oldest first; failing that, a keep-alive connection that served a
-  request and has been quiet for :data:`KEEP_ALIVE_GRACE` seconds (a tablet between loading
+  half-sent request; not one whose request waits unread in its socket), the oldest first;
+  failing that, a keep-alive connection that served a request and has been quiet for
+  :data:`KEEP_ALIVE_GRACE` seconds (a tablet between loading
   its page and sending its next request keeps its connection). A request whose headers and
   body take longer than :data:`REQUEST_SECONDS` to arrive is dropped. So idle and slow clients
   give way to new ones long before the limit, and a connection that is being served (a
@@ -22,6 +23,7 @@ and, by default, drops an idle connection only after two minutes.
 from __future__ import annotations
 
 import json
+import socket
 import time
 from typing import Any
 
@@ -129,9 +131,22 @@ def make_room(channels: Any, *, keep: Any, now: float | None = None) -> None:
         return
     now = time.time() if now is None else now  # waitress keeps last_activity in time.time()
     idle = [c for c in open_now if c is not keep and getattr(c, "idle", False)]
-    squatters = [c for c in idle if not getattr(c, "served", False)]
+    squatters = [c for c in idle if not getattr(c, "served", False) and not _has_unread(c)]
     quiet = [c for c in idle if now - c.last_activity >= KEEP_ALIVE_GRACE]
     candidates = squatters or quiet
     if candidates:
         oldest = min(candidates, key=lambda c: c.last_activity)
         oldest.will_close = True
+
+
+def _has_unread(channel: Any) -> bool:
+    """Whether bytes the client sent wait in the socket unread: its request may be whole,
+    waitress has only not read it yet (a loaded Pi accepts faster than it reads). Such a
+    connection is no squatter yet; a squatter's half-request was read long ago."""
+    sock = getattr(channel, "socket", None)
+    if sock is None:
+        return False
+    try:
+        return bool(sock.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT))
+    except OSError:  # nothing waits (BlockingIOError), or the socket is gone
+        return False
