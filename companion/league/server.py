@@ -40,6 +40,9 @@ class LeagueServer(BaseApplication):  # type: ignore[misc]  # gunicorn ships no 
             "accesslog": "-" if access_log else None,
             "errorlog": "-",
             "loglevel": "warning",
+            # gunicorn's management socket (gunicornc) is not ours to offer: every server of
+            # one user would share its one path in the home folder and unlink each other's
+            "control_socket_disable": True,
         }
         super().__init__()
 

@@ -39,6 +39,9 @@ class LiveServer:
 
     def __init__(self, conninfo: str, log: Path) -> None:
         self.conninfo, self.log = conninfo, log
+        #: where gunicorn would open its management socket by default (none is opened)
+        self.runtime = log.parent / "runtime"
+        self.runtime.mkdir(exist_ok=True)
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.start()
@@ -50,8 +53,11 @@ class LiveServer:
                 stdout=log,
                 stderr=subprocess.STDOUT,
                 start_new_session=True,
+                env={**os.environ, "XDG_RUNTIME_DIR": str(self.runtime)},
             )
         wait_ready(self.url, self.process)
+        # gunicorn's control socket, one path for every server of a user: ours opens none
+        assert list(self.runtime.iterdir()) == [], "the server opened a management socket"
 
     def crash(self) -> None:
         """SIGKILL to the master and its workers at once: requests in flight are cut off."""
