@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 from companion.catalogue.cards import Catalogue
 from companion.cli.main import main
-from companion.league.simtables import simulated_push
+from companion.league.simtables import claim, simulated_push
 from companion.simulation.answers import answer, next_response
 from companion.simulation.plausible import plausible_lines, random_header
 from companion.tape.lines import parse_header
@@ -103,3 +103,12 @@ def test_empty_decks_are_made_again_from_their_discard_piles() -> None:
     assert honest["claimed"]["winners"]
     ended = [line for line in honest["tape"][1:] if line.get("input") == "end-turn"]
     assert len(ended) < 400
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_simulated_push_claims_what_a_replay_of_its_tape_says(seed: int) -> None:
+    """The claim comes from the simulation's own game, not a second replay: the same winners
+    and VP as the replay the league makes of the tape."""
+    push = simulated_push(random.Random(seed), f"g{seed}", guest_rate=0.5)
+    assert push["claimed"] == claim(push["tape"])
+    assert push["claimed"]["winners"]  # a whole game, won
