@@ -29,6 +29,8 @@ def test_a_watching_tablet_has_disabled_controls_and_one_quiet_line(
     end_turn = page.locator("#end-turn")
     expect(end_turn).to_be_disabled()
     expect(end_turn).to_have_attribute("aria-disabled", "true")
+    # the virtual table draws its cards and zones once it has fetched them: counted after
+    page.locator("#virtual button.vcard").first.wait_for()
     changing = page.locator(CHANGING)
     assert changing.count() > 5  # the end turn, the virtual table's cards and zones, ...
     for index in range(changing.count()):
