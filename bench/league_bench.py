@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import random
-import subprocess
 import threading
 import time
 from typing import Any
@@ -22,7 +21,7 @@ from companion.league.admin import add_table
 from companion.league.client import push_game
 from companion.league.cluster import Cluster, find_binaries, free_port
 from companion.league.database import connect
-from companion.league.demo import serve_command, stop_server, wait_ready
+from companion.league.demo import start_server, stop_server, wait_ready
 from companion.league.server import prepare
 from companion.league.simtables import simulated_push
 
@@ -70,7 +69,7 @@ def bench_league() -> dict[str, Any]:
             keys = [add_table(conn, f"bench-{n}") for n in range(TABLES)]
         port = free_port()
         url = f"http://127.0.0.1:{port}"
-        server = subprocess.Popen(serve_command(conninfo, port, WORKERS))
+        server = start_server(conninfo, port, WORKERS)
         try:
             wait_ready(url, server)
             seconds, costs = _push_all(url, keys, games)

@@ -6,6 +6,9 @@ board fills up while you watch.
 
 from __future__ import annotations
 
+import contextlib
+import os
+import signal
 import socket
 import subprocess
 import sys
@@ -22,7 +25,7 @@ from companion.league.client import request
 from companion.league.cluster import Cluster
 from companion.league.database import connect
 from companion.league.demotable import DemoTable
-from companion.league.server import prepare
+from companion.league.server import GRACEFUL_S, prepare
 from companion.storage.outbox import OutboxEntry
 
 Echo = Callable[[str], None]
@@ -66,15 +69,26 @@ def wait_ready(url: str, process: subprocess.Popen[bytes], timeout: float = READ
     raise ServerFailed(f"the league server did not answer within {timeout:.0f} s")
 
 
+def start_server(conninfo: str, port: int, workers: int) -> subprocess.Popen[bytes]:
+    """The league server in a process group of its own, so that :func:`stop_server` can end
+    its workers with it."""
+    return subprocess.Popen(serve_command(conninfo, port, workers), start_new_session=True)
+
+
 def stop_server(process: subprocess.Popen[bytes]) -> None:
-    """SIGTERM: gunicorn finishes the requests under way and stops its workers."""
-    if process.poll() is None:
-        process.terminate()
-        try:
-            process.wait(15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(5)
+    """SIGTERM: gunicorn finishes the requests under way and stops its workers, within its
+    graceful timeout (a worker still booting when the signal comes ignores it, and is
+    killed at the end of that time). A master still there after it is killed with every
+    worker of its group: killing the master alone left the workers serving on, orphaned."""
+    if process.poll() is not None:
+        return
+    process.terminate()
+    try:
+        process.wait(GRACEFUL_S + 5)
+    except subprocess.TimeoutExpired:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
+        process.wait(5)
 
 
 def run_demo(
@@ -97,7 +111,7 @@ def run_demo(
             keys = {f"table-{n}": add_table(conn, f"table-{n}") for n in range(1, tables + 1)}
             token = new_organiser_token(conn)
         url = f"http://127.0.0.1:{port}"
-        server = subprocess.Popen(serve_command(conninfo, port, workers))
+        server = start_server(conninfo, port, workers)
         try:
             wait_ready(url, server)
             echo(f"league board: {url}/  (games: {url}/games, factions: {url}/factions)")

@@ -15,6 +15,9 @@ from companion.league.app import create_app
 from companion.league.database import connect
 from companion.league.schema import migrate
 
+#: seconds gunicorn gives its workers to finish the requests under way when it is stopped
+GRACEFUL_S = 10
+
 
 class LeagueServer(BaseApplication):  # type: ignore[misc]  # gunicorn ships no type hints
     """gunicorn's application API: our settings, and :func:`create_app` per worker."""
@@ -34,7 +37,7 @@ class LeagueServer(BaseApplication):  # type: ignore[misc]  # gunicorn ships no 
             "workers": workers,
             "worker_class": "sync",
             "timeout": 60,
-            "graceful_timeout": 10,
+            "graceful_timeout": GRACEFUL_S,
             "keepalive": 5,
             "proc_name": "companion-league",
             "accesslog": "-" if access_log else None,

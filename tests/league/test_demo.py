@@ -17,7 +17,9 @@ from pathlib import Path
 import pytest
 
 from companion.league.cluster import Cluster, free_port
+from companion.league.demo import stop_server
 from tests.processes import piped
+from tests.waiting import eventually
 
 
 def test_the_demo_fills_the_standings_board(pg_cluster: Cluster) -> None:
@@ -90,3 +92,37 @@ def test_a_signal_stops_the_demo_and_leaves_nothing_behind(
     for gone in (int(database.group(1)), port):  # PostgreSQL and gunicorn stopped
         with socket.socket() as probe:
             assert probe.connect_ex(("127.0.0.1", gone)) != 0
+
+
+def test_a_server_that_outlives_its_graceful_time_is_killed_with_its_workers(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Was: only the master was killed, its workers left serving on, orphaned. Here a master
+    and its worker both ignore SIGTERM (as a gunicorn worker still booting does)."""
+    monkeypatch.setattr("companion.league.demo.GRACEFUL_S", 0)
+    program = (
+        "import os, signal, sys, time\n"
+        "signal.signal(signal.SIGTERM, signal.SIG_IGN)\n"
+        "worker = os.fork()\n"
+        "if worker:\n"
+        "    print(worker, flush=True)\n"
+        "time.sleep(60)\n"
+    )
+    server = subprocess.Popen(
+        [sys.executable, "-c", program], stdout=subprocess.PIPE, start_new_session=True
+    )
+    assert server.stdout is not None
+    with server.stdout:
+        worker = int(server.stdout.readline())
+    stop_server(server)
+    assert server.returncode == -signal.SIGKILL
+    eventually(lambda: ended(worker), what=f"worker {worker} killed with its master")
+
+
+def ended(pid: int) -> bool:
+    """Whether process ``pid`` is gone or a zombie (killed, not yet reaped by its new parent)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except FileNotFoundError:
+        return True
+    return stat.rpartition(")")[2].split()[0] == "Z"
