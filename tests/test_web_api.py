@@ -15,6 +15,7 @@ from flask.testing import FlaskClient
 from companion.table.service import TableService
 from companion.web.app import TOKEN_HEADER
 from tests.conftest import AUTH, serving
+from tests.sse import next_event
 from tests.tapes import HEADER
 
 
@@ -126,23 +127,6 @@ def test_unknown_paths_answer_json(client: FlaskClient) -> None:
     assert answer.status_code == 404 and "error" in answer.get_json()
 
 
-def read_event(response: http.client.HTTPResponse) -> dict[str, Any]:
-    """The next SSE message's fields (skipping pings, and the retry time, which carries no
-    data: a browser dispatches no event for it)."""
-    fields: dict[str, Any] = {}
-    while True:
-        line = response.readline().decode().rstrip("\n")
-        if line.startswith(":"):
-            continue
-        if not line:
-            if "data" in fields:
-                return fields
-            fields = {}
-            continue
-        key, _, value = line.partition(": ")
-        fields[key] = value
-
-
 @pytest.fixture
 def server(service: TableService) -> Iterator[int]:
     """The dashboard on the real server (waitress); yields its port."""
@@ -162,10 +146,10 @@ def open_stream(port: int, last: int | None = None) -> tuple[http.client.HTTPCon
 
 def test_stream_sends_the_state_then_each_change(server: int, service: TableService) -> None:
     connection, response = open_stream(server)
-    first = read_event(response)
+    first = next_event(response.readline)
     assert first["id"] == "0" and first["event"] == "state"
     service.submit({"tap": "B1", "zone": "base-1"})
-    second = read_event(response)
+    second = next_event(response.readline)
     assert second["id"] == "1"
     assert json.loads(second["data"])["state"]["bases"][0]["card"] == "munchkin/treehouse"
     connection.close()
@@ -175,11 +159,11 @@ def test_a_tablet_that_slept_resumes_from_last_event_id(server: int, service: Ta
     service.submit({"tap": "B1", "zone": "base-1"})
     connection, response = open_stream(server, last=1)  # up to date: nothing until a change
     service.submit({"tap": "TC", "zone": "base-1"})
-    assert read_event(response)["id"] == "2"
+    assert next_event(response.readline)["id"] == "2"
     connection.close()
     service.submit({"input": "end-turn"})  # while it slept
     connection, response = open_stream(server, last=2)
-    caught_up = read_event(response)
+    caught_up = next_event(response.readline)
     assert caught_up["id"] == "3"
     assert json.loads(caught_up["data"])["state"]["current_player"] == "Ben"
     connection.close()

@@ -22,6 +22,7 @@ from companion.web.stream import events
 from companion.web.table import EXTENSION, Table, View
 from tests.conftest import AUTH, serving
 from tests.openapi_bodies import mismatches
+from tests.sse import next_event
 from tests.waiting import eventually
 
 PLAYERS = [
@@ -66,23 +67,7 @@ class Stream:
         return self.response.readline().decode()
 
     def event(self, *, pings: list[str] | None = None) -> dict[str, str]:
-        fields: dict[str, str] = {}
-        while True:
-            line = self.line()
-            if line == "":
-                raise EOFError("the stream ended")
-            line = line.rstrip("\n")
-            if line.startswith(":"):
-                if pings is not None:
-                    pings.append(line)
-                continue
-            if not line:
-                if "data" in fields:  # as a browser: a block without data is no event
-                    return fields
-                fields = {}
-                continue
-            key, _, value = line.partition(": ")
-            fields[key] = value
+        return next_event(self.response.readline, pings)
 
     def state(self) -> tuple[int, dict[str, Any]]:
         event = self.event()
