@@ -116,8 +116,8 @@ def replay_tape(tape: Sequence[dict[str, Any]]) -> Replayed:
             timeline.append((_at(line), vp))
     table = game.smashup.table
     seats = tuple(
-        Seat(name, tuple(header.factions.get(name, ())), int(vp))
-        for name, vp in zip(table.players, final_vp(table), strict=True)
+        Seat(name, tuple(header.factions.get(name, ())), vp)
+        for name, vp in final_scores(game).items()
     )
     return Replayed(
         seats=seats,
@@ -136,6 +136,12 @@ def _vp(game: Game) -> tuple[int, ...]:
 def _at(line: dict[str, Any]) -> float | None:
     at = line.get("at")
     return float(at) if isinstance(at, int | float) and not isinstance(at, bool) else None
+
+
+def final_scores(game: Game) -> dict[str, int]:
+    """Each player's VP at the end of ``game``, in seat order (the rules' final VP)."""
+    table = game.smashup.table
+    return {name: int(vp) for name, vp in zip(table.players, final_vp(table), strict=True)}
 
 
 def simulated_tape(rng: random.Random, players: Sequence[str]) -> list[dict[str, Any]]:

@@ -12,8 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from companion.league.client import Answer, Backoff, push_game
-from companion.league.engine import replay_tape, simulated_game
-from companion.rules.game import final_vp
+from companion.league.engine import final_scores, replay_tape, simulated_game
 from companion.tracker.game import Game
 
 NAMES = ("Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon", "Kim", "Lou")
@@ -28,9 +27,7 @@ def claim(tape: Sequence[dict[str, Any]]) -> dict[str, Any]:
 
 def claim_of(game: Game) -> dict[str, Any]:
     """:func:`claim` from the tracker's game at the end, without replaying its tape."""
-    table = game.smashup.table
-    vp = {name: int(points) for name, points in zip(table.players, final_vp(table), strict=True)}
-    return {"winners": list(table.winners), "vp": vp}
+    return {"winners": list(game.smashup.table.winners), "vp": final_scores(game)}
 
 
 def simulated_push(
