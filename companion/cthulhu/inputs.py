@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
+from typing import cast
 
 from companion.catalogue.cards import Catalogue
 from companion.cthulhu import badstuff, rules
@@ -109,12 +110,11 @@ def sell_input(state: MCState, line: Line, catalogue: Catalogue) -> MCOutcome:
     hand as well as those you are carrying")."""
     cards = catalogue.cthulhu
     name = need_player(state, line)
-    given = line.get("tags")
-    tags = [t for t in given if isinstance(t, str)] if isinstance(given, list) else []
-    if not tags or len(tags) != len(given or ()):
+    tags = line.get("tags")
+    if not isinstance(tags, list) or not tags or not all(isinstance(t, str) for t in tags):
         raise Rejected('"sell" needs "tags": the uids of the items sold')
     held = []
-    for tag in tags:
+    for tag in cast("list[str]", tags):  # a viewer's null never comes back as a line
         bound = state.header.tags.get(tag.upper())
         if bound is None or bound.card not in cards:
             raise Rejected(f"tag {tag.upper()} is not enrolled to a Munchkin Cthulhu card")
