@@ -115,7 +115,7 @@ class NtagCard:
         if command == 0x39 and len(frame) == 2 and frame[1] == 0x02:
             return bytes(3)
         if command == 0x1B and len(frame) == 5:  # PWD_AUTH: PACK, or a NAK (4 bits, 0)
-            return self.pack if frame[1:5] == self.password else b"\x00"
+            return self.pack if frame[1:5] == self.password else NAK
         if command == 0xA2 and len(frame) == 6 and 4 <= frame[1] < self.pages - 5:
             if self.refuse_writes > 0:
                 self.refuse_writes -= 1
