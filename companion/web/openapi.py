@@ -54,12 +54,12 @@ from companion.web.bodies import (
 ERROR = {"$ref": "#/components/responses/Error"}
 #: what an event stream sends, in words (OpenAPI 3.0 has no schema for a stream): each event's
 #: data is described in ``components.schemas`` under the event's name (:data:`STREAM_EVENTS`)
+STREAM_EVENTS: dict[str, type] = {"state": StateAnswer, "health": HealthEvent}
 STREAM = {
     "type": "string",
     "description": "text/event-stream: id, event and data lines; the data of each event is "
-    "#/components/schemas/<event>Event (stateEvent, healthEvent)",
+    f"#/components/schemas/<event>Event ({', '.join(f'{e}Event' for e in STREAM_EVENTS)})",
 }
-STREAM_EVENTS: dict[str, type] = {"state": StateAnswer, "health": HealthEvent}
 
 
 def _op(
