@@ -83,11 +83,11 @@ function storeAlarm(health) {
 
 // A tablet asking to control, and what the End-turn button did meanwhile: a press ends the
 // turn, a hold lets the tablet in; the page says which, so no press goes unexplained.
-let notice = "null";
+let noticeSerial = null;
 function pairingNote(pairing) {
-  const now = JSON.stringify(pairing);
-  if (now !== notice) pairingNoticeChanged();
-  notice = now;
+  const serial = pairing ? pairing.serial : null;  // the table counts the notice's changes
+  if (serial !== noticeSerial) pairingNoticeChanged();
+  noticeSerial = serial;
   const box = $("#pairing-note");
   const lines = pairing ? [pairing.said, pairing.asking].filter(Boolean) : [];
   box.hidden = !lines.length;
