@@ -72,11 +72,18 @@ def db(league_db: str) -> Iterator[Connection]:
         yield conn
 
 
-@pytest.fixture
-def league_app(league_db: str) -> Iterator[Flask]:
-    app = create_app(league_db, pool_size=2)
+@contextmanager
+def league_app_on(conninfo: str) -> Iterator[Flask]:
+    """The league app on database ``conninfo``, its connection pool closed afterwards."""
+    app = create_app(conninfo, pool_size=2)
     yield app
     app.extensions[POOL].close()
+
+
+@pytest.fixture
+def league_app(league_db: str) -> Iterator[Flask]:
+    with league_app_on(league_db) as app:
+        yield app
 
 
 @pytest.fixture

@@ -10,13 +10,11 @@ import pytest
 from playwright.sync_api import expect
 
 from companion.league.admin import add_table
-from companion.league.app import create_app
 from companion.league.cluster import Cluster
 from companion.league.database import connect
 from companion.league.pages import REFRESH_S
-from companion.league.webio import POOL
 from tests.a11y import axe_violations
-from tests.league.conftest import League, fresh_database
+from tests.league.conftest import League, fresh_database, league_app_on
 from tests.league.games import push
 from tests.league.test_ingest import send
 
@@ -25,8 +23,7 @@ from tests.league.test_ingest import send
 def board(pg_cluster: Cluster) -> Iterator[str]:
     """A league with three games on a real server, shared by this module's tests: they only
     look at its pages (a database, three games and a server for each test cost 1-3 s)."""
-    with fresh_database(pg_cluster) as conninfo:
-        app = create_app(conninfo, pool_size=2)
+    with fresh_database(pg_cluster) as conninfo, league_app_on(conninfo) as app:
         with connect(conninfo) as db:
             key = add_table(db, "kitchen")
         client = app.test_client()
@@ -36,7 +33,6 @@ def board(pg_cluster: Cluster) -> Iterator[str]:
         served.start()
         yield served.url
         served.stop()
-        app.extensions[POOL].close()
 
 
 @pytest.mark.parametrize("path", ["/", "/games", "/factions", "/players/Ann"])
